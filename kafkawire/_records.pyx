@@ -1,0 +1,1129 @@
+# Decoding of Kafka records: record batches (magic 2) and legacy message sets
+# (magic 0 and 1).
+#
+# Two passes.  The walker reads one entry (batch or legacy message) at a time:
+# it checks lengths and the CRC, decompresses, applies read_committed
+# filtering, and knows the entry's exact record count.  The C scanner then
+# fills columns sized to that count.  RecordView keeps every column in numpy
+# arrays and points into the input (or decompressed payloads) for keys,
+# values and headers, so no Python object is made per record.
+
+from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memset
+
+cimport numpy as cnp
+
+import numpy as np
+
+from kafkawire import compression as _compression
+from kafkawire.errors import (
+    CorruptError,
+    CrcError,
+    DecodeError,
+    TruncatedError,
+    UnsupportedError,
+)
+
+cnp.import_array()
+
+
+cdef extern from "crc32c.h":
+    uint32_t kw_crc32c(uint32_t crc, const void *data, size_t length) nogil
+    uint32_t kw_crc32c_portable(uint32_t crc, const void *data, size_t length) nogil
+    const char *kw_crc32c_impl()
+
+
+cdef extern from "record_scan.h":
+    ctypedef struct kw_columns:
+        int64_t *offsets
+        int64_t *timestamps
+        uint32_t *key_pos
+        int32_t *key_len
+        uint32_t *value_pos
+        int32_t *value_len
+        size_t n
+        size_t cap
+        int32_t *header_start
+        size_t n_total
+        uint32_t *hkey_pos
+        int32_t *hkey_len
+        uint32_t *hval_pos
+        int32_t *hval_len
+        size_t nh
+        size_t hcap
+
+    ctypedef struct kw_v2_batch:
+        int64_t base_offset
+        int64_t base_timestamp
+        int64_t log_append_time
+        int32_t record_count
+
+    ctypedef struct kw_legacy_set:
+        int magic
+        int is_inner
+        int64_t wrapper_offset
+        int64_t wrapper_timestamp
+        int verify_crc
+
+    int KW_SCAN_OK, KW_SCAN_TRUNCATED, KW_SCAN_BAD_VARINT, KW_SCAN_BAD_LENGTH
+    int KW_SCAN_SIZE_MISMATCH, KW_SCAN_COUNT_MISMATCH, KW_SCAN_NO_MEMORY, KW_SCAN_OVERFLOW
+    int KW_SCAN_BAD_CRC, KW_SCAN_BAD_MAGIC, KW_SCAN_NESTED_COMPRESSION, KW_SCAN_TOO_MANY_HEADERS
+
+    int kw_scan_v2(kw_columns *cols, const uint8_t *data, size_t length,
+                   const kw_v2_batch *batch, size_t *err_pos, const char **err_field) nogil
+    int kw_scan_legacy(kw_columns *cols, const uint8_t *data, size_t length,
+                       const kw_legacy_set *set, size_t *err_pos, const char **err_field) nogil
+    int64_t kw_count_legacy(const uint8_t *data, size_t length) nogil
+    uint32_t kw_crc32_ieee(uint32_t crc, const void *data, size_t length) nogil
+    void kw_fill_binary_views(uint8_t *views, size_t n, const uint32_t *pos, const int32_t *length,
+                              const uint8_t *base, int32_t buf_index, int64_t data_start) nogil
+    void kw_columns_free_headers(kw_columns *cols) nogil
+
+
+cdef enum:
+    # v2 batch header layout (byte offsets from the start of the batch)
+    V2_HEADER = 61          # bytes before the first record
+    V2_CRC_START = 21       # the CRC covers attributes .. end of batch
+    MIN_V2_LENGTH = 49      # batchLength of an empty batch (61 - 12)
+    MIN_RECORD_BYTES = 7    # smallest possible v2 record
+    LEGACY_OVERHEAD = 12    # offset + message size
+    MIN_V0_SIZE = 14        # crc, magic, attributes, key and value lengths
+    MIN_V1_SIZE = 22        # ... plus the timestamp
+    # a GIL-free scan is worth its hand-off only on larger batches
+    NOGIL_BYTES = 65536
+
+ATTR_CODEC_MASK = 0x07
+ATTR_TIMESTAMP_TYPE = 0x08
+ATTR_TRANSACTIONAL = 0x10
+ATTR_CONTROL = 0x20
+ATTR_DELETE_HORIZON = 0x40
+
+NO_TIMESTAMP = -1
+CREATE_TIME = 0
+LOG_APPEND_TIME = 1
+
+DEFAULT_MAX_DECOMPRESSED_SIZE = _compression.DEFAULT_MAX_DECOMPRESSED_SIZE
+
+
+def crc32c(data, uint32_t value=0):
+    """CRC-32C of a bytes-like object (hardware-accelerated where available)."""
+    cdef Py_buffer view
+    PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
+    try:
+        with nogil:
+            value = kw_crc32c(value, view.buf, <size_t>view.len)
+    finally:
+        PyBuffer_Release(&view)
+    return value
+
+
+def crc32c_portable(data, uint32_t value=0):
+    """CRC-32C by the portable table code, for checking the hardware path."""
+    cdef Py_buffer view
+    PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
+    try:
+        value = kw_crc32c_portable(value, view.buf, <size_t>view.len)
+    finally:
+        PyBuffer_Release(&view)
+    return value
+
+
+def crc32c_implementation():
+    """Which CRC-32C code this CPU runs: "sse4.2", "armv8-crc" or "portable"."""
+    return kw_crc32c_impl().decode()
+
+
+cdef inline uint32_t be32(const uint8_t *p) noexcept nogil:
+    return (<uint32_t>p[0] << 24) | (<uint32_t>p[1] << 16) | (<uint32_t>p[2] << 8) | p[3]
+
+
+cdef inline int64_t be64(const uint8_t *p) noexcept nogil:
+    return <int64_t>((<unsigned long long>be32(p) << 32) | be32(p + 4))
+
+
+cdef inline int16_t be16(const uint8_t *p) noexcept nogil:
+    return <int16_t>((p[0] << 8) | p[1])
+
+
+# What the walker knows about one entry of the input: a v2 batch, or one
+# top-level legacy message (plain, or a compressed wrapper of an inner set).
+cdef struct BatchInfo:
+    int64_t byte_offset        # where the entry starts in the input
+    int64_t size               # bytes of the entry, header included
+    int64_t base_offset
+    int32_t partition_leader_epoch
+    int8_t magic
+    uint32_t crc
+    int16_t attributes
+    int32_t last_offset_delta
+    int64_t base_timestamp
+    int64_t max_timestamp
+    int64_t producer_id
+    int16_t producer_epoch
+    int32_t base_sequence
+    int32_t record_count       # records the scan will produce
+    int32_t segment            # 0: the input; k > 0: decompressed payload k - 1
+    int64_t data_start         # record data start within the segment
+    int64_t data_len
+    int64_t first_record       # index of its first record in a RecordView
+
+
+cdef inline int codec_of(const BatchInfo *b) noexcept nogil:
+    return b.attributes & 0x07
+
+
+cdef inline int64_t last_offset_of(const BatchInfo *b) noexcept nogil:
+    return b.base_offset + b.last_offset_delta
+
+
+cdef object _scan_error(int code, const char *field, int64_t where, const BatchInfo *b,
+                        bint in_payload):
+    """The DecodeError for a scanner failure at byte `where`."""
+    cdef str name = field.decode()
+    cdef str place = "in the decompressed payload" if in_payload else ""
+    messages = {
+        KW_SCAN_TRUNCATED: (TruncatedError, "record runs past the end of its batch"),
+        KW_SCAN_BAD_VARINT: (CorruptError, "varint longer than its type allows"),
+        KW_SCAN_BAD_LENGTH: (CorruptError, "invalid length"),
+        KW_SCAN_SIZE_MISMATCH: (CorruptError, "record length disagrees with its fields"),
+        KW_SCAN_COUNT_MISMATCH: (CorruptError,
+                                 f"batch declares {b.record_count} records but holds a different number"),
+        KW_SCAN_NO_MEMORY: (MemoryError, "out of memory"),
+        KW_SCAN_OVERFLOW: (CorruptError, "more records than declared"),
+        KW_SCAN_BAD_CRC: (CrcError, "CRC-32 mismatch in an inner message"),
+        KW_SCAN_BAD_MAGIC: (CorruptError, "inner message magic differs from its wrapper's"),
+        KW_SCAN_NESTED_COMPRESSION: (CorruptError, "compressed message inside a compressed wrapper"),
+        KW_SCAN_TOO_MANY_HEADERS: (CorruptError, "too many headers"),
+    }
+    cls, text = messages.get(code, (CorruptError, f"scan error {code}"))
+    if cls is MemoryError:
+        return MemoryError("kafkawire: out of memory while scanning records")
+    if in_payload:
+        text = f"{text} (byte {where} of the decompressed payload)"
+        return cls(text, offset=b.byte_offset, batch_offset=b.base_offset, field=name)
+    return cls(text, offset=where, batch_offset=b.base_offset, field=name)
+
+
+cdef class _AbortedTransactions:
+    """read_committed bookkeeping, as Java's consumer does it: a transaction
+    listed as aborted (producer id, first offset) drops that producer's
+    transactional batches from its first offset until the producer's abort
+    marker; control batches are never returned."""
+    cdef list pending          # (first_offset, producer_id), ascending
+    cdef Py_ssize_t next_index
+    cdef set aborted_producers
+
+    def __init__(self, aborted):
+        pairs = []
+        for entry in aborted:
+            if isinstance(entry, tuple):
+                producer_id, first_offset = entry
+            else:
+                producer_id, first_offset = entry.producer_id, entry.first_offset
+            pairs.append((int(first_offset), int(producer_id)))
+        pairs.sort()
+        self.pending = pairs
+        self.next_index = 0
+        self.aborted_producers = set()
+
+    cdef bint keep(self, const BatchInfo *b, object control_type) except -1:
+        cdef bint transactional = (b.attributes & ATTR_TRANSACTIONAL) != 0
+        cdef bint control = (b.attributes & ATTR_CONTROL) != 0
+        cdef int64_t last = last_offset_of(b)
+        if transactional:
+            while (self.next_index < len(self.pending)
+                   and self.pending[self.next_index][0] <= last):
+                self.aborted_producers.add(self.pending[self.next_index][1])
+                self.next_index += 1
+            if control:
+                if control_type == 0:   # abort marker ends the aborted transaction
+                    self.aborted_producers.discard(b.producer_id)
+            elif b.producer_id in self.aborted_producers:
+                return False
+        return not control
+
+
+cdef class _Walker:
+    """Reads entries one by one from a buffer (see the module comment)."""
+    cdef Py_buffer view
+    cdef bint have_view
+    cdef const uint8_t *buf
+    cdef int64_t length
+    cdef int64_t pos
+    cdef bint verify_crc
+    cdef int64_t max_decompressed
+    cdef _AbortedTransactions aborted
+    cdef public list segments     # decompressed payloads (bytes), segment k -> segments[k-1]
+    cdef object source            # the object whose buffer we hold
+
+    def __cinit__(self, source, bint verify_crc, int64_t max_decompressed, aborted):
+        PyObject_GetBuffer(source, &self.view, PyBUF_SIMPLE)
+        self.have_view = True
+        self.source = source
+        self.buf = <const uint8_t *>self.view.buf
+        self.length = self.view.len
+        self.pos = 0
+        self.verify_crc = verify_crc
+        if max_decompressed <= 0 or max_decompressed > 0xFFFFFFFF:
+            raise ValueError("max_decompressed_size must be between 1 and 4 GiB")
+        self.max_decompressed = max_decompressed
+        self.aborted = None if aborted is None else _AbortedTransactions(aborted)
+        self.segments = []
+
+    def __dealloc__(self):
+        if self.have_view:
+            PyBuffer_Release(&self.view)
+
+    cdef const uint8_t *segment_ptr(self, int32_t segment):
+        if segment == 0:
+            return self.buf
+        return <const uint8_t *>PyBytes_AS_STRING(self.segments[segment - 1])
+
+    cdef int next(self, BatchInfo *b) except -1:
+        """Read the next kept entry into b: 1 if one was read, 0 at the end
+        (a partial trailing entry ends the input; see leftover())."""
+        while True:
+            if not self.read_entry(b):
+                return 0
+            if self.aborted is None or self.aborted.keep(b, self.control_type(b)):
+                return 1
+
+    cdef int64_t leftover(self):
+        return self.length - self.pos
+
+    cdef int read_entry(self, BatchInfo *b) except -1:
+        cdef int64_t pos = self.pos
+        cdef int64_t avail = self.length - pos
+        cdef const uint8_t *p = self.buf + pos
+        cdef int32_t size
+        if avail < LEGACY_OVERHEAD:
+            return 0
+        size = <int32_t>be32(p + 8)
+        if size < MIN_V0_SIZE:
+            raise CorruptError(f"entry length {size} is below the smallest possible",
+                               offset=pos + 8, batch_offset=be64(p), field="batch_length")
+        if <int64_t>size > avail - LEGACY_OVERHEAD:
+            return 0    # partial trailing entry
+        memset(b, 0, sizeof(BatchInfo))
+        b.byte_offset = pos
+        b.size = LEGACY_OVERHEAD + <int64_t>size
+        b.base_offset = be64(p)
+        b.magic = <int8_t>p[16]
+        if b.magic == 2:
+            self.read_v2(b, p)
+        elif b.magic == 0 or b.magic == 1:
+            self.read_legacy(b, p)
+        else:
+            raise UnsupportedError(f"unknown magic byte {b.magic}", offset=pos + 16,
+                                   batch_offset=b.base_offset, field="magic")
+        self.pos = pos + b.size
+        return 1
+
+    cdef int read_v2(self, BatchInfo *b, const uint8_t *p) except -1:
+        cdef int64_t pos = b.byte_offset
+        cdef int64_t body = b.size - V2_HEADER
+        cdef uint32_t actual
+        cdef int codec
+        if b.size - LEGACY_OVERHEAD < MIN_V2_LENGTH:
+            raise CorruptError(f"batch length {b.size - LEGACY_OVERHEAD} is below the v2 minimum "
+                               f"of {MIN_V2_LENGTH}", offset=pos + 8,
+                               batch_offset=b.base_offset, field="batch_length")
+        b.partition_leader_epoch = <int32_t>be32(p + 12)
+        b.crc = be32(p + 17)
+        b.attributes = be16(p + 21)
+        b.last_offset_delta = <int32_t>be32(p + 23)
+        b.base_timestamp = be64(p + 27)
+        b.max_timestamp = be64(p + 35)
+        b.producer_id = be64(p + 43)
+        b.producer_epoch = be16(p + 51)
+        b.base_sequence = <int32_t>be32(p + 53)
+        b.record_count = <int32_t>be32(p + 57)
+        if self.verify_crc:
+            if b.size > NOGIL_BYTES:
+                with nogil:
+                    actual = kw_crc32c(0, p + V2_CRC_START, <size_t>(b.size - V2_CRC_START))
+            else:
+                actual = kw_crc32c(0, p + V2_CRC_START, <size_t>(b.size - V2_CRC_START))
+            if actual != b.crc:
+                raise CrcError(f"CRC-32C mismatch: stored {b.crc:#010x}, computed {actual:#010x}",
+                               offset=pos + 17, batch_offset=b.base_offset, field="crc")
+        codec = codec_of(b)
+        if codec > 4:
+            raise UnsupportedError(f"unknown compression codec {codec}", offset=pos + 21,
+                                   batch_offset=b.base_offset, field="attributes")
+        if b.record_count < 0:
+            raise CorruptError(f"negative record count {b.record_count}", offset=pos + 57,
+                               batch_offset=b.base_offset, field="record_count")
+        if codec == 0:
+            b.segment = 0
+            b.data_start = pos + V2_HEADER
+            b.data_len = body
+        else:
+            b.segment = self.decompress(b, codec, pos + V2_HEADER, body)
+            b.data_start = 0
+        if b.record_count > b.data_len // MIN_RECORD_BYTES:
+            raise CorruptError(f"record count {b.record_count} cannot fit in {b.data_len} bytes",
+                               offset=pos + 57, batch_offset=b.base_offset, field="record_count")
+        return 0
+
+    cdef int32_t decompress(self, BatchInfo *b, int codec, int64_t start, int64_t length) except -1:
+        cdef object payload = memoryview(self.source).cast("B")[start:start + length]
+        try:
+            out = _compression.decompress(codec, payload, max_size=self.max_decompressed,
+                                          magic=b.magic)
+        except DecodeError as exc:
+            raise type(exc)(exc.reason, offset=start, batch_offset=b.base_offset,
+                            field="records") from None
+        self.segments.append(out)
+        b.data_len = len(out)
+        return <int32_t>len(self.segments)
+
+    cdef int read_legacy(self, BatchInfo *b, const uint8_t *p) except -1:
+        cdef int64_t pos = b.byte_offset
+        cdef int32_t size = <int32_t>(b.size - LEGACY_OVERHEAD)
+        cdef uint32_t actual
+        cdef int codec
+        cdef int32_t key_len, value_len
+        cdef int64_t q
+        cdef int64_t count
+        if b.magic == 1 and size < MIN_V1_SIZE:
+            raise CorruptError(f"message size {size} is below the v1 minimum of {MIN_V1_SIZE}",
+                               offset=pos + 8, batch_offset=b.base_offset, field="message_size")
+        b.crc = be32(p + 12)
+        b.attributes = p[17]
+        b.partition_leader_epoch = -1
+        b.producer_id = -1
+        b.producer_epoch = -1
+        b.base_sequence = -1
+        b.base_timestamp = be64(p + 18) if b.magic == 1 else NO_TIMESTAMP
+        b.max_timestamp = b.base_timestamp
+        if self.verify_crc:
+            actual = kw_crc32_ieee(0, p + 16, <size_t>(size - 4))
+            if actual != b.crc:
+                raise CrcError(f"CRC-32 mismatch: stored {b.crc:#010x}, computed {actual:#010x}",
+                               offset=pos + 12, batch_offset=b.base_offset, field="crc")
+        codec = codec_of(b)
+        if codec > 3:
+            raise UnsupportedError(f"compression codec {codec} is not valid for magic {b.magic}",
+                                   offset=pos + 17, batch_offset=b.base_offset, field="attributes")
+        if codec == 0:
+            b.segment = 0
+            b.data_start = pos
+            b.data_len = b.size
+            b.record_count = 1
+            b.last_offset_delta = 0
+            return 0
+        # a wrapper: its value is the compressed inner message set
+        q = pos + 18 + (8 if b.magic == 1 else 0)
+        key_len = <int32_t>be32(self.buf + q)
+        q += 4 + (key_len if key_len > 0 else 0)
+        if key_len < -1 or q + 4 > pos + b.size:
+            raise CorruptError("invalid wrapper key length", offset=pos, batch_offset=b.base_offset,
+                               field="message.key")
+        value_len = <int32_t>be32(self.buf + q)
+        q += 4
+        if value_len < 0 or q + value_len != pos + b.size:
+            raise CorruptError("invalid wrapper value length", offset=q - 4,
+                               batch_offset=b.base_offset, field="message.value")
+        b.segment = self.decompress(b, codec, q, value_len)
+        b.data_start = 0
+        seg = self.segments[b.segment - 1]
+        count = kw_count_legacy(<const uint8_t *>PyBytes_AS_STRING(seg), <size_t>len(seg))
+        if count < 0:
+            raise CorruptError("malformed inner message set in a compressed wrapper",
+                               offset=pos, batch_offset=b.base_offset, field="records")
+        if count == 0:
+            raise CorruptError("compressed wrapper holds no messages", offset=pos,
+                               batch_offset=b.base_offset, field="records")
+        b.record_count = <int32_t>count
+        # the wrapper offset is the last inner offset; find the first one
+        inner = <const uint8_t *>PyBytes_AS_STRING(seg)
+        if b.magic == 1:
+            b.last_offset_delta = <int32_t>(last_inner_offset(inner, len(seg)) - be64(inner))
+        else:
+            b.last_offset_delta = <int32_t>(b.base_offset - be64(inner))
+        b.base_offset = b.base_offset - b.last_offset_delta
+        return 0
+
+    cdef object control_type(self, const BatchInfo *b):
+        """The control record type (0 abort, 1 commit) of a control batch, else None."""
+        if not (b.attributes & ATTR_CONTROL) or b.record_count < 1 or b.magic != 2:
+            return None
+        first = decode_batch_records(self, b)[0]
+        return parse_control_record(first.key, first.value).type
+
+
+cdef int64_t last_inner_offset(const uint8_t *data, size_t length) noexcept:
+    cdef size_t pos = 0
+    cdef int64_t last = 0
+    while pos + 12 <= length:
+        last = be64(data + pos)
+        pos += 12 + be32(data + pos + 8)
+    return last
+
+
+cdef int scan_batch(_Walker w, const BatchInfo *b, kw_columns *cols, bint keep_headers) except -1:
+    """Append batch b's records to cols (whose headers it may allocate)."""
+    cdef const uint8_t *data = w.segment_ptr(b.segment) + b.data_start
+    cdef size_t err_pos = 0
+    cdef const char *err_field = b""
+    cdef int rc
+    cdef kw_v2_batch v2
+    cdef kw_legacy_set legacy
+    if b.magic == 2:
+        v2.base_offset = b.base_offset
+        v2.base_timestamp = b.base_timestamp
+        v2.log_append_time = b.max_timestamp if (b.attributes & ATTR_TIMESTAMP_TYPE) else -1
+        v2.record_count = b.record_count
+        if b.data_len > NOGIL_BYTES:
+            with nogil:
+                rc = kw_scan_v2(cols, data, <size_t>b.data_len, &v2, &err_pos, &err_field)
+        else:
+            rc = kw_scan_v2(cols, data, <size_t>b.data_len, &v2, &err_pos, &err_field)
+    else:
+        legacy.magic = b.magic
+        legacy.is_inner = b.segment != 0
+        legacy.wrapper_offset = b.base_offset + b.last_offset_delta
+        legacy.wrapper_timestamp = (b.max_timestamp if b.magic == 1
+                                    and (b.attributes & ATTR_TIMESTAMP_TYPE) and legacy.is_inner
+                                    else -1)
+        legacy.verify_crc = w.verify_crc and legacy.is_inner
+        rc = kw_scan_legacy(cols, data, <size_t>b.data_len, &legacy, &err_pos, &err_field)
+    if rc != KW_SCAN_OK:
+        raise _scan_error(rc, err_field,
+                          <int64_t>err_pos + (b.data_start if b.segment == 0 else 0), b,
+                          b.segment != 0)
+    return 0
+
+
+# ---- read_batches: one object per batch and per record ---------------------
+
+cdef class Record:
+    """One record: offset, timestamp (ms; -1 when absent), key and value (bytes
+    or None), headers (list of (str, bytes | None) in wire order)."""
+    cdef readonly int64_t offset
+    cdef readonly int64_t timestamp
+    cdef readonly object key
+    cdef readonly object value
+    cdef readonly list headers
+
+    def __repr__(self):
+        return (f"Record(offset={self.offset}, timestamp={self.timestamp}, key={self.key!r}, "
+                f"value={self.value!r}, headers={self.headers!r})")
+
+    def __eq__(self, other):
+        if not isinstance(other, Record):
+            return NotImplemented
+        o = <Record>other
+        return (self.offset == o.offset and self.timestamp == o.timestamp and self.key == o.key
+                and self.value == o.value and self.headers == o.headers)
+
+    def __hash__(self):
+        return hash((self.offset, self.timestamp, self.key, self.value))
+
+
+cdef inline object slice_bytes(const uint8_t *base, uint32_t pos, int32_t length):
+    if length < 0:
+        return None
+    return PyBytes_FromStringAndSize(<const char *>base + pos, length)
+
+
+cdef str header_key(const uint8_t *base, uint32_t pos, int32_t length, const BatchInfo *b):
+    try:
+        return PyUnicode_DecodeUTF8(<const char *>base + pos, length, NULL)
+    except UnicodeDecodeError as exc:
+        raise CorruptError(f"header key is not valid UTF-8: {exc.reason}", offset=b.byte_offset,
+                           batch_offset=b.base_offset, field="record.header.key") from None
+
+
+class ControlRecord(tuple):
+    """The content of a control record: type 0 = ABORT, 1 = COMMIT."""
+    __slots__ = ()
+
+    def __new__(cls, int version, int type, int coordinator_epoch):
+        return tuple.__new__(cls, (version, type, coordinator_epoch))
+
+    version = property(lambda self: self[0])
+    type = property(lambda self: self[1])
+    coordinator_epoch = property(lambda self: self[2])
+
+    @property
+    def is_commit(self):
+        return self[1] == 1
+
+    @property
+    def is_abort(self):
+        return self[1] == 0
+
+    def __repr__(self):
+        kind = {0: "ABORT", 1: "COMMIT"}.get(self[1], str(self[1]))
+        return f"ControlRecord({kind}, version={self[0]}, coordinator_epoch={self[2]})"
+
+
+def parse_control_record(key, value):
+    """Parse a control record's key and value (see ControlRecord)."""
+    if key is None or len(key) < 4:
+        raise CorruptError("control record key shorter than 4 bytes", field="control.key")
+    k = bytes(key[:4])
+    version = int.from_bytes(k[:2], "big", signed=True)
+    ctype = int.from_bytes(k[2:4], "big", signed=True)
+    epoch = -1
+    if value is not None and len(value) >= 6:
+        epoch = int.from_bytes(bytes(value[2:6]), "big", signed=True)
+    elif ctype in (0, 1):
+        raise CorruptError("end transaction marker shorter than 6 bytes", field="control.value")
+    return ControlRecord(version, ctype, epoch)
+
+
+cdef list decode_batch_records(_Walker walker, const BatchInfo *info):
+    """Decode one batch's records into Record objects."""
+    cdef size_t n = <size_t>info.record_count
+    cdef size_t i, h, h_end
+    cdef kw_columns cols
+    cdef Record r
+    cdef list out = []
+    cdef list headers
+    cdef const uint8_t *base = walker.segment_ptr(info.segment) + info.data_start
+    cdef size_t per_record = 2 * sizeof(int64_t) + 4 * sizeof(int32_t)
+    cdef char *mem = <char *>malloc(n * per_record + 1)
+    if mem == NULL:
+        raise MemoryError()
+    memset(&cols, 0, sizeof(cols))
+    cols.offsets = <int64_t *>mem
+    cols.timestamps = cols.offsets + n
+    cols.key_pos = <uint32_t *>(cols.timestamps + n)
+    cols.key_len = <int32_t *>(cols.key_pos + n)
+    cols.value_pos = <uint32_t *>(cols.key_len + n)
+    cols.value_len = <int32_t *>(cols.value_pos + n)
+    cols.cap = n
+    cols.n_total = n
+    try:
+        scan_batch(walker, info, &cols, 1)
+        for i in range(cols.n):
+            r = Record.__new__(Record)
+            r.offset = cols.offsets[i]
+            r.timestamp = cols.timestamps[i]
+            r.key = slice_bytes(base, cols.key_pos[i], cols.key_len[i])
+            r.value = slice_bytes(base, cols.value_pos[i], cols.value_len[i])
+            headers = []
+            if cols.header_start != NULL:
+                h_end = <size_t>cols.header_start[i + 1]
+                for h in range(<size_t>cols.header_start[i], h_end):
+                    headers.append((header_key(base, cols.hkey_pos[h], cols.hkey_len[h],
+                                               info),
+                                    slice_bytes(base, cols.hval_pos[h], cols.hval_len[h])))
+            r.headers = headers
+            out.append(r)
+    finally:
+        kw_columns_free_headers(&cols)
+        free(mem)
+    return out
+
+
+
+cdef class RecordBatch:
+    """One record batch (magic 2) or one top-level legacy message (magic 0/1,
+    a compressed wrapper standing for its inner messages)."""
+    cdef BatchInfo info
+    cdef _Walker walker
+    cdef list _records
+
+    @property
+    def base_offset(self): return self.info.base_offset
+    @property
+    def last_offset(self): return last_offset_of(&self.info)
+    @property
+    def next_offset(self): return last_offset_of(&self.info) + 1
+    @property
+    def partition_leader_epoch(self): return self.info.partition_leader_epoch
+    @property
+    def magic(self): return self.info.magic
+    @property
+    def crc(self): return self.info.crc
+    @property
+    def attributes(self): return self.info.attributes
+    @property
+    def compression(self): return _compression.Codec(codec_of(&self.info))
+    @property
+    def timestamp_type(self):
+        """0 CreateTime, 1 LogAppendTime, -1 none (magic 0)."""
+        if self.info.magic == 0:
+            return NO_TIMESTAMP
+        return LOG_APPEND_TIME if self.info.attributes & ATTR_TIMESTAMP_TYPE else CREATE_TIME
+    @property
+    def is_transactional(self): return bool(self.info.attributes & ATTR_TRANSACTIONAL)
+    @property
+    def is_control(self): return bool(self.info.attributes & ATTR_CONTROL)
+    @property
+    def has_delete_horizon(self): return bool(self.info.attributes & ATTR_DELETE_HORIZON)
+    @property
+    def delete_horizon_ms(self):
+        return self.info.base_timestamp if self.info.attributes & ATTR_DELETE_HORIZON else -1
+    @property
+    def producer_id(self): return self.info.producer_id
+    @property
+    def producer_epoch(self): return self.info.producer_epoch
+    @property
+    def base_sequence(self): return self.info.base_sequence
+    @property
+    def base_timestamp(self): return self.info.base_timestamp
+    @property
+    def max_timestamp(self): return self.info.max_timestamp
+    @property
+    def record_count(self): return self.info.record_count
+    @property
+    def byte_offset(self):
+        """Where the batch starts in the buffer given to read_batches."""
+        return self.info.byte_offset
+    @property
+    def size_in_bytes(self): return self.info.size
+
+    def raw(self):
+        """The batch's bytes as they are in the input (a memoryview)."""
+        return memoryview(self.walker.source).cast("B")[
+            self.info.byte_offset:self.info.byte_offset + self.info.size]
+
+    def __len__(self):
+        return self.info.record_count
+
+    def __iter__(self):
+        return iter(self.records())
+
+    @property
+    def control_record(self):
+        """The ControlRecord of a control batch, else None."""
+        if not self.is_control or self.info.record_count == 0:
+            return None
+        first = self.records()[0]
+        return parse_control_record(first.key, first.value)
+
+    def records(self):
+        """The batch's records as a list of Record objects."""
+        if self._records is None:
+            self._records = decode_batch_records(self.walker, &self.info)
+        return self._records
+
+    def __repr__(self):
+        return (f"RecordBatch(base_offset={self.base_offset}, last_offset={self.last_offset}, "
+                f"magic={self.magic}, records={self.record_count}, "
+                f"compression={self.compression.name}, transactional={self.is_transactional}, "
+                f"control={self.is_control})")
+
+
+cdef class BatchReader:
+    """Iterator over the batches of a buffer (see read_batches).  After it is
+    exhausted, leftover_bytes says how many trailing bytes form no complete
+    batch (a partial batch is normal at the end of a fetch response)."""
+    cdef _Walker walker
+    cdef bint done
+
+    def __cinit__(self, buf, bint verify_crc, int64_t max_decompressed, aborted):
+        self.walker = _Walker(buf, verify_crc, max_decompressed, aborted)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        cdef RecordBatch batch = RecordBatch.__new__(RecordBatch)
+        if self.done or not self.walker.next(&batch.info):
+            self.done = True
+            raise StopIteration
+        batch.walker = self.walker
+        return batch
+
+    @property
+    def position(self):
+        """Bytes consumed so far."""
+        return self.walker.pos
+
+    @property
+    def leftover_bytes(self):
+        """Bytes after the last complete batch read so far."""
+        return self.walker.leftover()
+
+
+def read_batches(buf, *, bint verify_crc=True,
+                 int64_t max_decompressed_size=DEFAULT_MAX_DECOMPRESSED_SIZE,
+                 aborted_transactions=None):
+    """Iterate the record batches of `buf` (bytes, bytearray, memoryview, mmap).
+
+    Batches of every magic (0, 1, 2) are read; a partial trailing batch ends
+    the iteration quietly (see BatchReader.leftover_bytes).  With
+    `aborted_transactions` (a fetch partition's list of (producer_id,
+    first_offset)), transactional batches of aborted transactions and control
+    batches are left out, as a read_committed consumer does.
+    """
+    return BatchReader(buf, verify_crc, max_decompressed_size, aborted_transactions)
+
+
+# ---- RecordView: columnar ------------------------------------------------
+
+cdef class RecordView:
+    """Columnar view of the records in a buffer (see decode_records).
+
+    offsets and timestamps are numpy int64 arrays; keys, values and headers
+    point into the input (or into decompressed payloads) without copying.  The
+    view holds the input's buffer for as long as it lives.
+    """
+    cdef _Walker walker
+    cdef BatchInfo *binfo
+    cdef Py_ssize_t n_batches
+    cdef Py_ssize_t n
+    cdef readonly object offsets
+    cdef readonly object timestamps
+    cdef object key_pos, key_len, value_pos, value_len
+    cdef object header_start, hkey_pos, hkey_len, hval_pos, hval_len
+    cdef readonly int64_t leftover_bytes
+    cdef readonly int64_t next_offset
+    cdef list _segment_views
+    cdef object _batch_table
+
+    def __dealloc__(self):
+        free(self.binfo)
+
+    def __len__(self):
+        return self.n
+
+    @property
+    def num_batches(self):
+        return self.n_batches
+
+    @property
+    def keys(self):
+        """The keys as a BinaryColumn (col[i] -> memoryview or None)."""
+        return BinaryColumn(self, self.key_pos, self.key_len)
+
+    @property
+    def values(self):
+        """The values as a BinaryColumn (col[i] -> memoryview or None)."""
+        return BinaryColumn(self, self.value_pos, self.value_len)
+
+    @property
+    def header_offsets(self):
+        """int32 array of n + 1 entries: record i's headers are entries
+        header_offsets[i] .. header_offsets[i + 1] of the header columns."""
+        if self.header_start is None:
+            return np.zeros(self.n + 1, dtype=np.int32)
+        return self.header_start
+
+    cdef Py_ssize_t batch_of(self, Py_ssize_t i) except -1:
+        cdef Py_ssize_t lo = 0, hi = self.n_batches - 1, mid
+        while lo < hi:
+            mid = (lo + hi + 1) >> 1
+            if self.binfo[mid].first_record <= i:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    cdef Py_ssize_t check_index(self, Py_ssize_t i) except -1:
+        if i < 0:
+            i += self.n
+        if i < 0 or i >= self.n:
+            raise IndexError("record index out of range")
+        return i
+
+    cdef object segment_view(self, int32_t segment):
+        if self._segment_views is None:
+            self._segment_views = [memoryview(self.walker.source).cast("B")] + [
+                memoryview(s) for s in self.walker.segments]
+        return self._segment_views[segment]
+
+    cdef object slice(self, Py_ssize_t i, uint32_t pos, int32_t length):
+        if length < 0:
+            return None
+        cdef BatchInfo *b = &self.binfo[self.batch_of(i)]
+        cdef int64_t start = b.data_start + pos
+        return self.segment_view(b.segment)[start:start + length]
+
+    cdef object field(self, Py_ssize_t i, object pos_arr, object len_arr):
+        i = self.check_index(i)
+        cdef cnp.ndarray[uint32_t, ndim=1] pos = pos_arr
+        cdef cnp.ndarray[int32_t, ndim=1] lens = len_arr
+        return self.slice(i, pos[i], lens[i])
+
+    def key(self, Py_ssize_t i):
+        """Record i's key: a memoryview into the input, or None."""
+        return self.field(i, self.key_pos, self.key_len)
+
+    def value(self, Py_ssize_t i):
+        """Record i's value: a memoryview into the input, or None."""
+        return self.field(i, self.value_pos, self.value_len)
+
+    def headers(self, Py_ssize_t i):
+        """Record i's headers: list of (str, bytes | None) in wire order."""
+        i = self.check_index(i)
+        if self.header_start is None:
+            return []
+        cdef cnp.ndarray[int32_t, ndim=1] hs = self.header_start
+        cdef cnp.ndarray[uint32_t, ndim=1] kp = self.hkey_pos, vp = self.hval_pos
+        cdef cnp.ndarray[int32_t, ndim=1] kl = self.hkey_len, vl = self.hval_len
+        cdef BatchInfo *b = &self.binfo[self.batch_of(i)]
+        cdef const uint8_t *base = self.walker.segment_ptr(b.segment) + b.data_start
+        cdef Py_ssize_t h
+        return [(header_key(base, kp[h], kl[h], b), slice_bytes(base, vp[h], vl[h]))
+                for h in range(hs[i], hs[i + 1])]
+
+    def __getitem__(self, Py_ssize_t i):
+        """Record i as a Record object (bytes copies of key and value)."""
+        i = self.check_index(i)
+        cdef Record r = Record.__new__(Record)
+        cdef cnp.ndarray[int64_t, ndim=1] offs = self.offsets, ts = self.timestamps
+        r.offset = offs[i]
+        r.timestamp = ts[i]
+        k = self.key(i)
+        v = self.value(i)
+        r.key = None if k is None else bytes(k)
+        r.value = None if v is None else bytes(v)
+        r.headers = self.headers(i)
+        return r
+
+    def __iter__(self):
+        for i in range(self.n):
+            yield self[i]
+
+    def control_record(self, Py_ssize_t i):
+        """The ControlRecord if record i belongs to a control batch, else None."""
+        i = self.check_index(i)
+        if not (self.binfo[self.batch_of(i)].attributes & ATTR_CONTROL):
+            return None
+        return parse_control_record(self.key(i), self.value(i))
+
+    @property
+    def batch_index(self):
+        """int32 array: for each record, the index of its batch in `batches`."""
+        starts = self.batches_table()["first_record"]
+        counts = np.diff(np.append(starts, self.n))
+        return np.repeat(np.arange(self.n_batches, dtype=np.int32), counts)
+
+    @property
+    def batches(self):
+        """Batch-level columns (dict of numpy arrays, one entry per batch)."""
+        return self.batches_table()
+
+    cdef dict batches_table(self):
+        if self._batch_table is not None:
+            return self._batch_table
+        cdef Py_ssize_t k
+        names = ("byte_offset", "base_offset", "last_offset", "partition_leader_epoch", "magic",
+                 "crc", "attributes", "base_timestamp", "max_timestamp", "producer_id",
+                 "producer_epoch", "base_sequence", "record_count", "first_record")
+        dtypes = (np.int64, np.int64, np.int64, np.int32, np.int8, np.uint32, np.int16, np.int64,
+                  np.int64, np.int64, np.int16, np.int32, np.int32, np.int64)
+        table = {name: np.empty(self.n_batches, dtype=dt) for name, dt in zip(names, dtypes)}
+        for k in range(self.n_batches):
+            b = &self.binfo[k]
+            row = (b.byte_offset, b.base_offset, last_offset_of(b), b.partition_leader_epoch,
+                   b.magic, b.crc, b.attributes, b.base_timestamp, b.max_timestamp, b.producer_id,
+                   b.producer_epoch, b.base_sequence, b.record_count, b.first_record)
+            for name, value in zip(names, row):
+                table[name][k] = value
+        attrs = table["attributes"]
+        table["compression"] = (attrs & ATTR_CODEC_MASK).astype(np.int8)
+        table["timestamp_type"] = np.where(table["magic"] == 0, NO_TIMESTAMP,
+                                           (attrs & ATTR_TIMESTAMP_TYPE) >> 3).astype(np.int8)
+        table["is_transactional"] = (attrs & ATTR_TRANSACTIONAL) != 0
+        table["is_control"] = (attrs & ATTR_CONTROL) != 0
+        self._batch_table = table
+        return table
+
+    @property
+    def timestamp_types(self):
+        """int8 array per record: 0 CreateTime, 1 LogAppendTime, -1 none."""
+        return np.repeat(self.batches_table()["timestamp_type"],
+                         self.batches_table()["record_count"])
+
+    def to_arrow(self, *, binary="view"):
+        """A pyarrow Table with Spark's Kafka columns: key, value, offset,
+        timestamp, timestampType, headers.
+
+        binary="view" (binary_view columns pointing into the input: no copy),
+        "plain" (binary, copied) or "large" (large_binary, copied).
+        """
+        from kafkawire._arrow import record_view_to_arrow
+
+        return record_view_to_arrow(self, binary)
+
+    # -- access for kafkawire._arrow --
+    def _segment_buffers(self):
+        return [memoryview(self.walker.source).cast("B")] + list(self.walker.segments)
+
+    def _columns(self):
+        return (self.key_pos, self.key_len, self.value_pos, self.value_len, self.header_start,
+                self.hkey_pos, self.hkey_len, self.hval_pos, self.hval_len)
+
+    def _fill_views(self, object pos_arr, object len_arr, object out_arr):
+        """Fill binary-view structs for one column (out: uint8 array of 16 * n)."""
+        cdef cnp.ndarray[uint32_t, ndim=1] pos = pos_arr
+        cdef cnp.ndarray[int32_t, ndim=1] lens = len_arr
+        cdef cnp.ndarray[uint8_t, ndim=1] out = out_arr
+        cdef Py_ssize_t k
+        cdef BatchInfo *b
+        cdef int64_t count
+        for k in range(self.n_batches):
+            b = &self.binfo[k]
+            count = (self.binfo[k + 1].first_record if k + 1 < self.n_batches
+                     else self.n) - b.first_record
+            if count <= 0:
+                continue
+            kw_fill_binary_views(&out[16 * b.first_record], <size_t>count,
+                                 &pos[b.first_record], &lens[b.first_record],
+                                 self.walker.segment_ptr(b.segment) + b.data_start,
+                                 b.segment, b.data_start)
+
+    def _gather(self, object pos_arr, object len_arr, object starts_arr, bint large):
+        """Copy one column into Arrow binary layout, returning (offsets, data).
+        starts_arr[k] .. starts_arr[k + 1] are the entries of batch k."""
+        cdef cnp.ndarray[uint32_t, ndim=1] pos = pos_arr
+        cdef cnp.ndarray[int32_t, ndim=1] lens = len_arr
+        cdef cnp.ndarray[int64_t, ndim=1] starts = starts_arr
+        cdef Py_ssize_t m = lens.shape[0], i, k
+        cdef cnp.ndarray[int64_t, ndim=1] offsets = np.empty(m + 1, dtype=np.int64)
+        cdef int64_t total = 0
+        cdef const uint8_t *base
+        cdef uint8_t *out
+        offsets[0] = 0
+        for i in range(m):
+            if lens[i] > 0:
+                total += lens[i]
+            offsets[i + 1] = total
+        if not large and total > 0x7FFFFFFF:
+            raise OverflowError("column too large for 32-bit Arrow offsets; use binary='large'")
+        data = np.empty(total, dtype=np.uint8)
+        out = <uint8_t *>cnp.PyArray_DATA(data)
+        for k in range(self.n_batches):
+            base = self.walker.segment_ptr(self.binfo[k].segment) + self.binfo[k].data_start
+            for i in range(starts[k], starts[k + 1]):
+                if lens[i] > 0:
+                    memcpy(out + offsets[i], base + pos[i], <size_t>lens[i])
+        return (offsets if large else offsets.astype(np.int32)), data
+
+    def _record_starts(self):
+        """int64 array of n_batches + 1: batch k holds records [starts[k], starts[k+1])."""
+        starts = np.empty(self.n_batches + 1, dtype=np.int64)
+        for k in range(self.n_batches):
+            starts[k] = self.binfo[k].first_record
+        starts[self.n_batches] = self.n
+        return starts
+
+
+cdef class BinaryColumn:
+    """Keys or values of a RecordView: col[i] is a memoryview into the input
+    (or None for null); `lengths` is an int32 array with -1 for null."""
+    cdef RecordView view
+    cdef object pos
+    cdef readonly object lengths
+
+    def __cinit__(self, RecordView view, pos, lengths):
+        self.view = view
+        self.pos = pos
+        self.lengths = lengths
+
+    def __len__(self):
+        return self.view.n
+
+    def __getitem__(self, Py_ssize_t i):
+        return self.view.field(i, self.pos, self.lengths)
+
+    def __iter__(self):
+        for i in range(self.view.n):
+            yield self.view.field(i, self.pos, self.lengths)
+
+    @property
+    def is_null(self):
+        return self.lengths < 0
+
+    @property
+    def null_count(self):
+        return int(np.count_nonzero(self.lengths < 0))
+
+    def to_pylist(self):
+        """The column as a list of bytes / None (copies)."""
+        return [None if v is None else bytes(v) for v in self]
+
+
+def decode_records(buf, *, bint verify_crc=True,
+                   int64_t max_decompressed_size=DEFAULT_MAX_DECOMPRESSED_SIZE,
+                   aborted_transactions=None):
+    """Decode every record in `buf` into a columnar RecordView.
+
+    `buf`: bytes, bytearray, memoryview or mmap holding record batches of any
+    magic (a fetch response's `records`).  A partial trailing batch is
+    reported in `view.leftover_bytes`; a non-empty buffer without one complete
+    batch raises TruncatedError.  `aborted_transactions` selects
+    read_committed (see read_batches).
+    """
+    cdef _Walker w = _Walker(buf, verify_crc, max_decompressed_size, aborted_transactions)
+    cdef BatchInfo *batches = NULL
+    cdef BatchInfo *grown
+    cdef Py_ssize_t nb = 0, cap = 0
+    cdef int64_t total = 0
+    cdef RecordView view = RecordView.__new__(RecordView)
+    view.walker = w
+    # pass 1: walk, verify, decompress; count records exactly
+    try:
+        while True:
+            if nb == cap:
+                cap = cap * 2 if cap else 16
+                grown = <BatchInfo *>realloc(batches, cap * sizeof(BatchInfo))
+                if grown == NULL:
+                    raise MemoryError()
+                batches = grown
+            if not w.next(&batches[nb]):
+                break
+            batches[nb].first_record = total
+            total += batches[nb].record_count
+            nb += 1
+    except BaseException:
+        free(batches)
+        raise
+    view.binfo = batches
+    view.n_batches = nb
+    view.n = total
+    view.leftover_bytes = w.leftover()
+    if nb == 0 and w.length > 0 and w.pos == 0:
+        raise TruncatedError(f"no complete record batch in {w.length} bytes",
+                             offset=0, field="batch_length")
+    view.next_offset = last_offset_of(&batches[nb - 1]) + 1 if nb else -1
+    # pass 2: scan into columns sized exactly
+    view.offsets = np.empty(total, dtype=np.int64)
+    view.timestamps = np.empty(total, dtype=np.int64)
+    view.key_pos = np.empty(total, dtype=np.uint32)
+    view.key_len = np.empty(total, dtype=np.int32)
+    view.value_pos = np.empty(total, dtype=np.uint32)
+    view.value_len = np.empty(total, dtype=np.int32)
+    cdef kw_columns cols
+    memset(&cols, 0, sizeof(cols))
+    cols.offsets = <int64_t *>cnp.PyArray_DATA(view.offsets)
+    cols.timestamps = <int64_t *>cnp.PyArray_DATA(view.timestamps)
+    cols.key_pos = <uint32_t *>cnp.PyArray_DATA(view.key_pos)
+    cols.key_len = <int32_t *>cnp.PyArray_DATA(view.key_len)
+    cols.value_pos = <uint32_t *>cnp.PyArray_DATA(view.value_pos)
+    cols.value_len = <int32_t *>cnp.PyArray_DATA(view.value_len)
+    cols.cap = <size_t>total
+    cols.n_total = <size_t>total
+    cdef Py_ssize_t k
+    try:
+        for k in range(nb):
+            scan_batch(w, &batches[k], &cols, 1)
+        if cols.header_start != NULL:
+            view.header_start = _take_array(<void **>&cols.header_start, total + 1, np.int32)
+            view.hkey_pos = _take_array(<void **>&cols.hkey_pos, cols.nh, np.uint32)
+            view.hkey_len = _take_array(<void **>&cols.hkey_len, cols.nh, np.int32)
+            view.hval_pos = _take_array(<void **>&cols.hval_pos, cols.nh, np.uint32)
+            view.hval_len = _take_array(<void **>&cols.hval_len, cols.nh, np.int32)
+    finally:
+        kw_columns_free_headers(&cols)
+    return view
+
+
+cdef object _take_array(void **ptr, Py_ssize_t n, dtype):
+    """Copy a C array of n elements into a new numpy array (C keeps ownership)."""
+    arr = np.empty(n, dtype=dtype)
+    if n:
+        memcpy(cnp.PyArray_DATA(arr), ptr[0], <size_t>(n * arr.itemsize))
+    return arr

@@ -1,0 +1,554 @@
+"""Compression codecs of Kafka record batches (magic 2) and legacy message sets (magic 0/1).
+
+Strategy: every decompressor bounds its output *before* it allocates, then lets one fast
+one-shot library call write the result.
+
+* gzip (stdlib ``zlib``): a streaming inflater with ``max_length`` caps the output as it is
+  produced; concatenated members are decoded one after the other.
+* snappy (``cramjam``): raw snappy declares its length up front, so the declared lengths of
+  all blocks are checked against the cap, then the blocks are decoded into one exactly sized
+  buffer. The xerial framing written by the Java client is detected by its magic.
+* lz4 (``lz4.frame``) and zstd (``zstandard``): the frame and block headers are walked in
+  Python to get a hard bound on the output (a block never decodes to more than the block
+  maximum the frame declares; the output buffer handed to the library is that size). Within
+  the cap, one one-shot call decodes. Above it (a bomb or a huge frame), a first streaming
+  pass counts the output in fixed-size chunks and fails as soon as it passes the cap; only
+  then is the exact size decoded.
+* Old Kafka (magic 0) wrote lz4 frames with a wrong header checksum (KAFKA-3160); those are
+  repaired before decoding and reproduced when encoding with ``magic=0``.
+"""
+
+from __future__ import annotations
+
+import enum
+import operator
+import struct
+import threading
+import zlib
+
+import cramjam
+import lz4.frame
+import zstandard
+
+from kafkawire.errors import (
+    DecompressionError,
+    EncodeError,
+    LimitExceededError,
+    UnsupportedError,
+)
+
+__all__ = [
+    "DEFAULT_MAX_DECOMPRESSED_SIZE",
+    "Codec",
+    "codec_from",
+    "compress",
+    "decompress",
+]
+
+
+class Codec(enum.IntEnum):
+    """Codec ids of the attributes field (the low 3 bits)."""
+
+    NONE = 0
+    GZIP = 1
+    SNAPPY = 2
+    LZ4 = 3
+    ZSTD = 4
+
+
+DEFAULT_MAX_DECOMPRESSED_SIZE = 256 * 1024 * 1024
+
+_U32LE = struct.Struct("<I")
+_U64LE = struct.Struct("<Q")
+_I32BE = struct.Struct(">i")
+
+# Output of the counting pass over frames whose bound exceeds the cap: small, so a bomb
+# costs at most this much memory beyond max_size.
+_CHUNK = 256 * 1024
+
+# Per-thread zstd contexts: creating one costs about as much as decoding 16 KiB, and a
+# context must not be shared between threads.
+_local = threading.local()
+
+
+def _as_bytes(data) -> bytes | bytearray | memoryview:
+    """``data`` as a flat byte buffer whose ``len`` counts bytes; never copies."""
+    if type(data) is bytes or type(data) is bytearray:
+        return data
+    view = memoryview(data)
+    if view.itemsize != 1 or view.ndim != 1 or view.format != "B":
+        view = view.cast("B")
+    return view
+
+
+# --- gzip -----------------------------------------------------------------------------------
+
+
+def _gzip_decompress(data, max_size: int) -> bytes:
+    parts = []
+    total = 0
+    rest = data
+    while True:
+        inflater = zlib.decompressobj(31)
+        try:
+            # max_length makes zlib stop producing output once one byte past the cap.
+            out = inflater.decompress(rest, max_size + 1 - total)
+        except zlib.error as exc:
+            raise DecompressionError(f"corrupt gzip payload: {exc}") from None
+        total += len(out)
+        if total > max_size:
+            raise LimitExceededError(f"gzip payload decompresses to more than {max_size} bytes")
+        if not inflater.eof:
+            raise DecompressionError("truncated gzip payload")
+        rest = inflater.unused_data
+        if not parts and not rest:
+            return out
+        parts.append(out)
+        if not rest:
+            return b"".join(parts)
+
+
+def _gzip_compress(data, level: int | None) -> bytes:
+    # Java's GZIPOutputStream uses zlib's default level (6).
+    deflater = zlib.compressobj(6 if level is None else level, zlib.DEFLATED, 31)
+    return deflater.compress(data) + deflater.flush()
+
+
+# --- snappy ---------------------------------------------------------------------------------
+
+_XERIAL_MAGIC = b"\x82SNAPPY\x00"
+# magic, version 1, minimum compatible version 1 (the last two are read by nobody).
+_XERIAL_HEADER = _XERIAL_MAGIC + b"\x00\x00\x00\x01\x00\x00\x00\x01"
+_XERIAL_BLOCK = 32 * 1024  # snappy-java's default block size (of uncompressed input)
+
+
+def _snappy_len(block, max_size: int) -> int:
+    try:
+        size = cramjam.snappy.decompress_raw_len(block)
+    except cramjam.DecompressionError as exc:
+        raise DecompressionError(f"corrupt snappy block: {exc}") from None
+    if size > max_size:
+        raise LimitExceededError(f"snappy payload decompresses to more than {max_size} bytes")
+    return size
+
+
+def _snappy_into(block, out, size: int) -> None:
+    try:
+        written = cramjam.snappy.decompress_raw_into(block, out)
+    except cramjam.DecompressionError as exc:
+        raise DecompressionError(f"corrupt snappy block: {exc}") from None
+    if written != size:
+        raise DecompressionError(
+            f"corrupt snappy block: decoded {written} bytes, header says {size}"
+        )
+
+
+def _snappy_decompress(data, max_size: int) -> bytes:
+    view = _as_bytes(data)
+    if view[:8] != _XERIAL_MAGIC:
+        size = _snappy_len(view, max_size)
+        out = bytearray(size)
+        _snappy_into(view, out, size)
+        return bytes(out)
+    # xerial stream: 16-byte header, then [int32 BE length][raw snappy block]... The version
+    # fields are ignored: some producers write them little-endian.
+    if not isinstance(view, memoryview):
+        view = memoryview(view)
+    end = len(view)
+    if end < 16:
+        raise DecompressionError("truncated snappy xerial header")
+    blocks = []
+    total = 0
+    pos = 16
+    while pos < end:
+        if pos + 4 > end:
+            raise DecompressionError("truncated snappy xerial block length")
+        (length,) = _I32BE.unpack_from(view, pos)
+        pos += 4
+        if length < 0 or pos + length > end:
+            raise DecompressionError("truncated snappy xerial block")
+        block = view[pos : pos + length]
+        pos += length
+        size = _snappy_len(block, max_size - total)
+        total += size
+        blocks.append((block, size))
+    out = bytearray(total)
+    window = memoryview(out)
+    pos = 0
+    for block, size in blocks:
+        _snappy_into(block, window[pos : pos + size], size)
+        pos += size
+    return bytes(out)
+
+
+def _snappy_compress(data) -> bytes:
+    view = _as_bytes(data)
+    if not isinstance(view, memoryview):
+        view = memoryview(view)
+    parts = [_XERIAL_HEADER]
+    # range(0, 0) would write no block, and readers that look for a block after the header
+    # (kafka-python) would then misread an empty stream as raw snappy.
+    for start in range(0, len(view) or 1, _XERIAL_BLOCK):
+        block = cramjam.snappy.compress_raw(view[start : start + _XERIAL_BLOCK])
+        parts.append(_I32BE.pack(len(block)))
+        parts.append(block)
+    return b"".join(parts)
+
+
+# --- lz4 ------------------------------------------------------------------------------------
+
+_LZ4_MAGIC = 0x184D2204
+_XXH_P1 = 2654435761
+_XXH_P2 = 2246822519
+_XXH_P3 = 3266489917
+_XXH_P4 = 668265263
+_XXH_P5 = 374761393
+_M32 = 0xFFFFFFFF
+
+
+def _rotl32(x: int, r: int) -> int:
+    return ((x << r) | (x >> (32 - r))) & _M32
+
+
+def _xxh32(data: bytes) -> int:
+    """XXH32 with seed 0; only used on frame descriptors (at most 19 bytes)."""
+    n = len(data)
+    pos = 0
+    if n >= 16:
+        v1 = (_XXH_P1 + _XXH_P2) & _M32
+        v2 = _XXH_P2
+        v3 = 0
+        v4 = (-_XXH_P1) & _M32
+        while pos + 16 <= n:
+            a, b, c, d = struct.unpack_from("<4I", data, pos)
+            v1 = _rotl32((v1 + a * _XXH_P2) & _M32, 13) * _XXH_P1 & _M32
+            v2 = _rotl32((v2 + b * _XXH_P2) & _M32, 13) * _XXH_P1 & _M32
+            v3 = _rotl32((v3 + c * _XXH_P2) & _M32, 13) * _XXH_P1 & _M32
+            v4 = _rotl32((v4 + d * _XXH_P2) & _M32, 13) * _XXH_P1 & _M32
+            pos += 16
+        h = _rotl32(v1, 1) + _rotl32(v2, 7) + _rotl32(v3, 12) + _rotl32(v4, 18)
+    else:
+        h = _XXH_P5
+    h = (h + n) & _M32
+    while pos + 4 <= n:
+        h = _rotl32((h + _U32LE.unpack_from(data, pos)[0] * _XXH_P3) & _M32, 17) * _XXH_P4 & _M32
+        pos += 4
+    while pos < n:
+        h = _rotl32((h + data[pos] * _XXH_P5) & _M32, 11) * _XXH_P1 & _M32
+        pos += 1
+    h = ((h ^ (h >> 15)) * _XXH_P2) & _M32
+    h = ((h ^ (h >> 13)) * _XXH_P3) & _M32
+    return h ^ (h >> 16)
+
+
+def _lz4_header_checksum(descriptor: bytes) -> int:
+    return (_xxh32(descriptor) >> 8) & 0xFF
+
+
+def _lz4_walk(view, max_size: int) -> tuple[int, int]:
+    """Check the frame's structure; return (offset of the header checksum, output bound)."""
+    end = len(view)
+    if end < 7 or _U32LE.unpack_from(view, 0)[0] != _LZ4_MAGIC:
+        raise DecompressionError("corrupt lz4 frame: bad magic number")
+    flg = view[4]
+    bd = view[5]
+    if flg & 0xC2 != 0x40 or bd & 0x8F or bd >> 4 < 4:
+        raise DecompressionError(f"corrupt lz4 frame: bad descriptor {flg:#04x} {bd:#04x}")
+    block_max = 1 << (8 + 2 * (bd >> 4))
+    pos = 6
+    content_size = None
+    if flg & 0x08:
+        if end < 15:
+            raise DecompressionError("truncated lz4 frame header")
+        (content_size,) = _U64LE.unpack_from(view, 6)
+        if content_size > max_size:
+            raise LimitExceededError(f"lz4 frame declares {content_size} bytes (cap {max_size})")
+        pos = 14
+    if flg & 0x01:
+        pos += 4  # dictionary id
+    hc_pos = pos
+    pos += 1
+    checksum = 4 if flg & 0x10 else 0
+    bound = 0
+    while True:
+        if pos + 4 > end:
+            raise DecompressionError("truncated lz4 frame")
+        (word,) = _U32LE.unpack_from(view, pos)
+        pos += 4
+        if word == 0:
+            break
+        size = word & 0x7FFFFFFF
+        if size > block_max:
+            raise DecompressionError(f"corrupt lz4 frame: block of {size} bytes > {block_max}")
+        # The high bit marks a stored block, which decodes to exactly its size.
+        bound += size if word & 0x80000000 else block_max
+        pos += size + checksum
+    if flg & 0x04:
+        pos += 4
+    if pos != end:
+        what = "truncated lz4 frame" if pos > end else f"{end - pos} bytes after the lz4 frame"
+        raise DecompressionError(what)
+    if content_size is not None and content_size < bound:
+        bound = content_size
+    return hc_pos, bound
+
+
+def _lz4_count(src, max_size: int) -> int:
+    """Decode in fixed-size chunks, keeping only the count; fail once past the cap."""
+    decoder = lz4.frame.LZ4FrameDecompressor()
+    total = len(decoder.decompress(src, _CHUNK))
+    while not decoder.eof:
+        if total > max_size:
+            raise LimitExceededError(f"lz4 frame decompresses to more than {max_size} bytes")
+        got = len(decoder.decompress(b"", _CHUNK))
+        if not got and decoder.needs_input:
+            raise DecompressionError("truncated lz4 frame")
+        total += got
+    if total > max_size:
+        raise LimitExceededError(f"lz4 frame decompresses to more than {max_size} bytes")
+    return total
+
+
+def _lz4_decompress(data, max_size: int, magic: int) -> bytes:
+    view = _as_bytes(data)
+    hc_pos, bound = _lz4_walk(view, max_size)
+    src = view
+    if magic == 0:
+        # Kafka < 0.10 hashed the magic number into the header checksum: write the right one.
+        src = bytearray(view)
+        src[hc_pos] = _lz4_header_checksum(bytes(src[4:hc_pos]))
+    try:
+        if bound <= max_size:
+            return lz4.frame.decompress(src)
+        size = _lz4_count(src, max_size)
+        return lz4.frame.LZ4FrameDecompressor().decompress(src, size)
+    except RuntimeError as exc:
+        raise DecompressionError(f"corrupt lz4 frame: {exc}") from None
+
+
+def _lz4_compress(data, magic: int, level: int | None) -> bytes:
+    # What Java's KafkaLZ4BlockOutputStream writes: 64 KiB independent blocks, no content
+    # size (brokers before 0.10 reject it) and no checksums beyond the header's.
+    frame = lz4.frame.compress(
+        data,
+        compression_level=0 if level is None else level,
+        block_size=lz4.frame.BLOCKSIZE_MAX64KB,
+        block_linked=False,
+        content_checksum=False,
+        store_size=False,
+    )
+    if magic != 0:
+        return frame
+    return b"".join((frame[:6], bytes((_lz4_header_checksum(frame[:6]),)), frame[7:]))
+
+
+# --- zstd -----------------------------------------------------------------------------------
+
+_ZSTD_MAGIC = 0xFD2FB528
+_ZSTD_BLOCK_MAX = 128 * 1024
+_ZSTD_FCS_BYTES = (0, 2, 4, 8)
+_ZSTD_DICT_ID_BYTES = (0, 1, 2, 4)
+
+
+def _zstd_walk(view) -> list[tuple[int, int, int]]:
+    """Check the frames' structure; return (start, end, output bound) of each data frame."""
+    end = len(view)
+    frames = []
+    pos = 0
+    while pos < end:
+        if pos + 6 > end:
+            raise DecompressionError("truncated zstd frame header")
+        (magic,) = _U32LE.unpack_from(view, pos)
+        if magic & 0xFFFFFFF0 == 0x184D2A50:  # skippable frame: [magic][u32 size][data]
+            if pos + 8 > end:
+                raise DecompressionError("truncated zstd skippable frame")
+            pos += 8 + _U32LE.unpack_from(view, pos + 4)[0]
+            continue
+        if magic != _ZSTD_MAGIC:
+            raise DecompressionError("corrupt zstd frame: bad magic number")
+        fhd = view[pos + 4]
+        if fhd & 0x08:
+            raise DecompressionError("corrupt zstd frame: reserved header bit set")
+        p = pos + 5
+        window = 0
+        if not fhd & 0x20:
+            wd = view[p]
+            window = 1 << (10 + (wd >> 3))
+            window += (window >> 3) * (wd & 7)
+            p += 1
+        p += _ZSTD_DICT_ID_BYTES[fhd & 3]
+        fcs_bytes = _ZSTD_FCS_BYTES[fhd >> 6] or (1 if fhd & 0x20 else 0)
+        content_size = None
+        if fcs_bytes:
+            if p + fcs_bytes > end:
+                raise DecompressionError("truncated zstd frame header")
+            content_size = int.from_bytes(view[p : p + fcs_bytes], "little")
+            if fcs_bytes == 2:
+                content_size += 256
+            p += fcs_bytes
+            if fhd & 0x20:
+                window = content_size
+        block_max = min(window, _ZSTD_BLOCK_MAX)
+        bound = 0
+        while True:
+            if p + 3 > end:
+                raise DecompressionError("truncated zstd frame")
+            # The 3-byte little-endian block header, read as the top of the u32 ending with it.
+            header = _U32LE.unpack_from(view, p - 1)[0] >> 8
+            p += 3
+            kind = (header >> 1) & 3
+            size = header >> 3
+            if kind == 0:  # raw
+                bound += size
+                p += size
+            elif kind == 1:  # RLE: one byte repeated size times
+                bound += size
+                p += 1
+            elif kind == 2:
+                bound += block_max
+                p += size
+            else:
+                raise DecompressionError("corrupt zstd frame: reserved block type")
+            if header & 1:
+                break
+        if fhd & 0x04:
+            p += 4
+        if p > end:
+            raise DecompressionError("truncated zstd frame")
+        if content_size is not None:
+            if content_size > bound:
+                raise DecompressionError("corrupt zstd frame: content size exceeds its blocks")
+            bound = content_size
+        frames.append((pos, p, bound))
+        pos = p
+    if pos > end:
+        raise DecompressionError("truncated zstd skippable frame")
+    if not frames:
+        raise DecompressionError("corrupt zstd payload: no frame")
+    return frames
+
+
+def _zstd_dctx() -> zstandard.ZstdDecompressor:
+    try:
+        return _local.dctx
+    except AttributeError:
+        _local.dctx = dctx = zstandard.ZstdDecompressor()
+        return dctx
+
+
+def _zstd_decompress(data, max_size: int) -> bytes:
+    view = _as_bytes(data)
+    dctx = _zstd_dctx()
+    try:
+        declared = zstandard.frame_content_size(view)
+    except zstandard.ZstdError:
+        declared = -1  # not a valid frame header: the walk below says what is wrong
+    if declared > max_size:
+        raise LimitExceededError(f"zstd frame declares {declared} bytes (cap {max_size})")
+    if declared > 0:
+        # One-shot into a buffer of the declared size, which the decoder verifies. It fails on
+        # a second frame too; the walk below handles that.
+        try:
+            return dctx.decompress(view, allow_extra_data=False)
+        except zstandard.ZstdError:
+            pass
+    frames = _zstd_walk(view)
+    try:
+        if sum(bound for _, _, bound in frames) <= max_size:
+            if not isinstance(view, memoryview):
+                view = memoryview(view)
+            # Each output buffer is exactly the frame's bound (or declared content size), so
+            # nothing can grow past it whatever the blocks hold.
+            parts = [
+                dctx.decompress(view[start:stop], max_output_size=bound) if bound else b""
+                for start, stop, bound in frames
+            ]
+            return parts[0] if len(parts) == 1 else b"".join(parts)
+        chunk = bytearray(_CHUNK)
+        total = 0
+        with dctx.stream_reader(view, read_across_frames=True) as reader:
+            while got := reader.readinto(chunk):
+                total += got
+                if total > max_size:
+                    raise LimitExceededError(
+                        f"zstd payload decompresses to more than {max_size} bytes"
+                    )
+        with dctx.stream_reader(view, read_across_frames=True) as reader:
+            out = reader.read(total)
+        if len(out) != total:
+            raise DecompressionError("corrupt zstd payload: output changed between passes")
+        return out
+    except zstandard.ZstdError as exc:
+        raise DecompressionError(f"corrupt zstd frame: {exc}") from None
+
+
+def _zstd_compress(data, level: int | None) -> bytes:
+    level = 3 if level is None else level  # Kafka's default zstd level
+    try:
+        compressors = _local.cctx
+    except AttributeError:
+        compressors = _local.cctx = {}
+    cctx = compressors.get(level)
+    if cctx is None:
+        cctx = compressors[level] = zstandard.ZstdCompressor(level=level)
+    return cctx.compress(data)
+
+
+# --- public API -----------------------------------------------------------------------------
+
+_NAMES = {codec.name.lower(): codec for codec in Codec}
+
+
+def codec_from(value) -> Codec:
+    """A :class:`Codec` from ``None``, a codec, its id or its name (any case)."""
+    if value is None:
+        return Codec.NONE
+    if isinstance(value, str):
+        codec = _NAMES.get(value.lower())
+        if codec is None:
+            raise EncodeError(f"unknown compression codec {value!r}")
+        return codec
+    if isinstance(value, bool):
+        raise EncodeError(f"not a compression codec: {value!r}")
+    try:
+        return Codec(operator.index(value))
+    except (TypeError, ValueError):
+        raise EncodeError(f"unknown compression codec {value!r}") from None
+
+
+def decompress(
+    codec: int, data, *, max_size: int = DEFAULT_MAX_DECOMPRESSED_SIZE, magic: int = 2
+) -> bytes:
+    """Decompress one payload; raise if it would decode to more than ``max_size`` bytes."""
+    if codec == 1:
+        return _gzip_decompress(data, max_size)
+    if codec == 2:
+        return _snappy_decompress(data, max_size)
+    if codec == 3:
+        return _lz4_decompress(data, max_size, magic)
+    if codec == 4:
+        return _zstd_decompress(data, max_size)
+    if codec == 0:
+        return bytes(data)
+    raise UnsupportedError(f"unknown compression codec id {codec}")
+
+
+def compress(codec: int, data, *, magic: int = 2, level: int | None = None) -> bytes:
+    """Compress one payload as Kafka's Java client would; ``level`` None = its default.
+
+    ``level`` is ignored by snappy and by no compression.
+    """
+    try:
+        if codec == 1:
+            return _gzip_compress(data, level)
+        if codec == 2:
+            return _snappy_compress(data)
+        if codec == 3:
+            return _lz4_compress(data, magic, level)
+        if codec == 4:
+            return _zstd_compress(data, level)
+    except (zlib.error, RuntimeError, ValueError, zstandard.ZstdError) as exc:
+        raise EncodeError(f"cannot compress with {Codec(codec).name.lower()}: {exc}") from None
+    if codec == 0:
+        return bytes(data)
+    raise EncodeError(f"unknown compression codec id {codec}")

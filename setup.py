@@ -1,0 +1,95 @@
+"""Build of kafkawire's compiled parts.
+
+Every ``kafkawire/**/*.pyx`` becomes an extension module, linked with the
+portable C in ``src_c/``.  Environment switches:
+
+- ``KAFKAWIRE_DEBUG=1``: -O0 -g, assertions on, Cython line tracing and HTML annotation.
+- ``KAFKAWIRE_SANITIZE=1``: AddressSanitizer + UndefinedBehaviorSanitizer (run the
+  tests with the ASan runtime preloaded: ``make test-asan``).
+- ``KAFKAWIRE_COVERAGE=1``: gcov instrumentation of the C code.
+- ``KAFKAWIRE_KEEP_GOING=1``: a module that fails to compile is reported and
+  skipped instead of stopping the build (the Makefile sets it outside CI, so
+  that work in progress on one module does not block the others).
+"""
+
+import os
+from pathlib import Path
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+HERE = Path(__file__).parent
+DEBUG = os.environ.get("KAFKAWIRE_DEBUG") == "1"
+SANITIZE = os.environ.get("KAFKAWIRE_SANITIZE") == "1"
+COVERAGE = os.environ.get("KAFKAWIRE_COVERAGE") == "1"
+KEEP_GOING = os.environ.get("KAFKAWIRE_KEEP_GOING") == "1"
+
+c_sources = sorted(str(p.relative_to(HERE)) for p in (HERE / "src_c").glob("*.c"))
+compile_args = ["-std=c11", "-Wall", "-Wno-unused-function", "-fno-strict-aliasing"]
+link_args: list[str] = []
+macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+directives = {
+    "language_level": 3,
+    "boundscheck": False,
+    "wraparound": False,
+    "cdivision": True,
+    "embedsignature": True,
+}
+
+if DEBUG:
+    compile_args += ["-O0", "-g3", "-UNDEBUG"]
+    macros += [("CYTHON_TRACE_NOGIL", "1"), ("KW_DEBUG", "1")]
+    directives["linetrace"] = True
+else:
+    compile_args += ["-O3"]
+if SANITIZE:
+    flags = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-g"]
+    compile_args += [*flags, "-fno-sanitize-recover=undefined"]
+    link_args += flags
+if COVERAGE:
+    compile_args += ["--coverage", "-O0"]
+    link_args += ["--coverage"]
+
+extensions = []
+for pyx in sorted((HERE / "kafkawire").rglob("*.pyx")):
+    rel = pyx.relative_to(HERE)
+    module = ".".join(rel.with_suffix("").parts)
+    extensions.append(
+        Extension(
+            module,
+            [str(rel), *c_sources],
+            include_dirs=["src_c", numpy.get_include()],
+            define_macros=macros,
+            extra_compile_args=compile_args,
+            extra_link_args=link_args,
+        )
+    )
+
+
+
+def cythonized(ext: Extension) -> list[Extension]:
+    try:
+        return cythonize([ext], compiler_directives=directives, annotate=DEBUG)
+    except Exception as exc:
+        if not KEEP_GOING:
+            raise
+        print(f"SKIPPED {ext.name}: Cython failed ({exc})")
+        return []
+
+
+class BuildExt(build_ext):
+    def build_extension(self, ext):
+        try:
+            super().build_extension(ext)
+        except Exception as exc:
+            if not KEEP_GOING:
+                raise
+            print(f"SKIPPED {ext.name}: C compilation failed ({exc})")
+
+
+setup(
+    ext_modules=[out for ext in extensions for out in cythonized(ext)],
+    cmdclass={"build_ext": BuildExt},
+)

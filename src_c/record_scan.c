@@ -1,0 +1,320 @@
+/* Per-record scanning of Kafka record batches (v2) and legacy message sets
+ * (v0/v1) into the columns of kw_columns.  See record_scan.h. */
+#include "record_scan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "varint.h"
+
+#define FAIL(code, at, field)                                                                      \
+    do {                                                                                           \
+        *err_pos = (size_t)((at) - data);                                                          \
+        *err_field = (field);                                                                      \
+        return (code);                                                                             \
+    } while (0)
+
+static int varint_fail(int rc) { return rc == KW_E_TRUNCATED ? KW_SCAN_TRUNCATED : KW_SCAN_BAD_VARINT; }
+
+static int grow_headers(kw_columns *c, size_t need)
+{
+    if (need <= c->hcap)
+        return 0;
+    size_t cap = c->hcap ? c->hcap : 64;
+    while (cap < need)
+        cap *= 2;
+    uint32_t *kp = realloc(c->hkey_pos, cap * sizeof *kp);
+    if (kp) c->hkey_pos = kp;
+    int32_t *kl = realloc(c->hkey_len, cap * sizeof *kl);
+    if (kl) c->hkey_len = kl;
+    uint32_t *vp = realloc(c->hval_pos, cap * sizeof *vp);
+    if (vp) c->hval_pos = vp;
+    int32_t *vl = realloc(c->hval_len, cap * sizeof *vl);
+    if (vl) c->hval_len = vl;
+    if (!kp || !kl || !vp || !vl)
+        return -1;
+    c->hcap = cap;
+    return 0;
+}
+
+void kw_columns_free_headers(kw_columns *c)
+{
+    free(c->header_start);
+    free(c->hkey_pos);
+    free(c->hkey_len);
+    free(c->hval_pos);
+    free(c->hval_len);
+    c->header_start = NULL;
+    c->hkey_pos = NULL;
+    c->hkey_len = NULL;
+    c->hval_pos = NULL;
+    c->hval_len = NULL;
+    c->nh = c->hcap = 0;
+}
+
+/* A length-prefixed (varint) byte field: returns its length (-1 for null) and
+ * start position via *pos, advancing *pp past the bytes. */
+static inline int read_varbytes(const uint8_t **pp, const uint8_t *end, const uint8_t *data,
+                                int32_t *len, uint32_t *pos)
+{
+    int rc = kw_read_varint32(pp, end, len);
+    if (KW_UNLIKELY(rc))
+        return varint_fail(rc);
+    if (*len < 0) {
+        if (KW_UNLIKELY(*len != -1))
+            return KW_SCAN_BAD_LENGTH;
+        *pos = 0;
+        return 0;
+    }
+    if (KW_UNLIKELY((size_t)(end - *pp) < (size_t)*len))
+        return KW_SCAN_TRUNCATED;
+    *pos = (uint32_t)(*pp - data);
+    *pp += *len;
+    return 0;
+}
+
+int kw_scan_v2(kw_columns *c, const uint8_t *data, size_t len, const kw_v2_batch *b,
+               size_t *err_pos, const char **err_field)
+{
+    const uint8_t *p = data, *end = data + len;
+    int rc;
+    if (KW_UNLIKELY(c->n + (size_t)b->record_count > c->cap)) {
+        *err_pos = 0;
+        *err_field = "record_count";
+        return KW_SCAN_OVERFLOW;
+    }
+    for (int32_t i = 0; i < b->record_count; i++) {
+        const uint8_t *rec = p;
+        int32_t rlen;
+        if (KW_UNLIKELY(p >= end))
+            FAIL(KW_SCAN_COUNT_MISMATCH, p, "record_count");
+        rc = kw_read_varint32(&p, end, &rlen);
+        if (KW_UNLIKELY(rc))
+            FAIL(varint_fail(rc), rec, "record.length");
+        if (KW_UNLIKELY(rlen < 6))
+            FAIL(KW_SCAN_BAD_LENGTH, rec, "record.length");
+        if (KW_UNLIKELY((size_t)(end - p) < (size_t)rlen))
+            FAIL(KW_SCAN_TRUNCATED, rec, "record.length");
+        const uint8_t *rend = p + rlen;
+        p++; /* attributes: unused by Kafka */
+        int64_t ts_delta;
+        rc = kw_read_varint64(&p, rend, &ts_delta);
+        if (KW_UNLIKELY(rc))
+            FAIL(varint_fail(rc), rec, "record.timestamp_delta");
+        int32_t off_delta;
+        rc = kw_read_varint32(&p, rend, &off_delta);
+        if (KW_UNLIKELY(rc))
+            FAIL(varint_fail(rc), rec, "record.offset_delta");
+        size_t k = c->n;
+        rc = read_varbytes(&p, rend, data, &c->key_len[k], &c->key_pos[k]);
+        if (KW_UNLIKELY(rc))
+            FAIL(rc, rec, "record.key");
+        rc = read_varbytes(&p, rend, data, &c->value_len[k], &c->value_pos[k]);
+        if (KW_UNLIKELY(rc))
+            FAIL(rc, rec, "record.value");
+        int32_t nheaders;
+        rc = kw_read_varint32(&p, rend, &nheaders);
+        if (KW_UNLIKELY(rc))
+            FAIL(varint_fail(rc), rec, "record.headers_count");
+        if (KW_UNLIKELY(nheaders < 0))
+            FAIL(KW_SCAN_BAD_LENGTH, rec, "record.headers_count");
+        if (nheaders) {
+            /* each header takes at least 2 bytes: bound the count by the bytes */
+            if (KW_UNLIKELY((size_t)nheaders > (size_t)(rend - p) / 2))
+                FAIL(KW_SCAN_TRUNCATED, rec, "record.headers_count");
+            if (!c->header_start) {
+                c->header_start = calloc(c->n_total + 1, sizeof(int32_t));
+                if (!c->header_start)
+                    FAIL(KW_SCAN_NO_MEMORY, rec, "headers");
+            }
+            if (KW_UNLIKELY(c->nh + (size_t)nheaders > (size_t)INT32_MAX))
+                FAIL(KW_SCAN_TOO_MANY_HEADERS, rec, "record.headers_count");
+            if (grow_headers(c, c->nh + (size_t)nheaders))
+                FAIL(KW_SCAN_NO_MEMORY, rec, "headers");
+            for (int32_t h = 0; h < nheaders; h++) {
+                size_t j = c->nh;
+                rc = read_varbytes(&p, rend, data, &c->hkey_len[j], &c->hkey_pos[j]);
+                if (KW_UNLIKELY(rc || c->hkey_len[j] < 0))
+                    FAIL(rc ? rc : KW_SCAN_BAD_LENGTH, rec, "record.header.key");
+                rc = read_varbytes(&p, rend, data, &c->hval_len[j], &c->hval_pos[j]);
+                if (KW_UNLIKELY(rc))
+                    FAIL(rc, rec, "record.header.value");
+                c->nh++;
+            }
+        }
+        if (c->header_start)
+            c->header_start[k + 1] = (int32_t)c->nh;
+        if (KW_UNLIKELY(p != rend))
+            FAIL(KW_SCAN_SIZE_MISMATCH, rec, "record.length");
+        c->offsets[k] = b->base_offset + off_delta;
+        c->timestamps[k] = b->log_append_time >= 0 ? b->log_append_time : b->base_timestamp + ts_delta;
+        c->n = k + 1;
+    }
+    if (KW_UNLIKELY(p != end))
+        FAIL(KW_SCAN_COUNT_MISMATCH, p, "record_count");
+    return KW_SCAN_OK;
+}
+
+/* ---- legacy message sets ------------------------------------------------ */
+
+static uint32_t crc32_table[8][256];
+static int crc32_ready;
+
+static void crc32_build(void)
+{
+    for (uint32_t n = 0; n < 256; n++) {
+        uint32_t c = n;
+        for (int k = 0; k < 8; k++)
+            c = (c & 1) ? (c >> 1) ^ 0xedb88320u : c >> 1;
+        crc32_table[0][n] = c;
+    }
+    for (uint32_t n = 0; n < 256; n++) {
+        uint32_t c = crc32_table[0][n];
+        for (int k = 1; k < 8; k++) {
+            c = crc32_table[0][c & 0xff] ^ (c >> 8);
+            crc32_table[k][n] = c;
+        }
+    }
+    crc32_ready = 1;
+}
+
+uint32_t kw_crc32_ieee(uint32_t crc, const void *buf, size_t len)
+{
+    const uint8_t *p = buf;
+    if (!crc32_ready)
+        crc32_build();
+    crc = ~crc;
+    while (len >= 8) {
+        uint32_t lo = crc ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                             (uint32_t)p[3] << 24);
+        uint32_t hi = (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 |
+                      (uint32_t)p[7] << 24;
+        crc = crc32_table[7][lo & 0xff] ^ crc32_table[6][(lo >> 8) & 0xff] ^
+              crc32_table[5][(lo >> 16) & 0xff] ^ crc32_table[4][lo >> 24] ^
+              crc32_table[3][hi & 0xff] ^ crc32_table[2][(hi >> 8) & 0xff] ^
+              crc32_table[1][(hi >> 16) & 0xff] ^ crc32_table[0][hi >> 24];
+        p += 8;
+        len -= 8;
+    }
+    while (len--)
+        crc = crc32_table[0][(crc ^ *p++) & 0xff] ^ (crc >> 8);
+    return ~crc;
+}
+
+int64_t kw_count_legacy(const uint8_t *data, size_t len)
+{
+    int64_t n = 0;
+    size_t pos = 0;
+    while (pos < len) {
+        if (len - pos < 12)
+            return -1;
+        int32_t size = (int32_t)kw_be32(data + pos + 8);
+        if (size < 14 || (size_t)size > len - pos - 12)
+            return -1;
+        pos += 12 + (size_t)size;
+        n++;
+    }
+    return n;
+}
+
+int kw_scan_legacy(kw_columns *c, const uint8_t *data, size_t len, const kw_legacy_set *set,
+                   size_t *err_pos, const char **err_field)
+{
+    const uint8_t *p = data, *end = data + len;
+    size_t first = c->n;
+    int64_t last_inner = 0;
+    while (p < end) {
+        const uint8_t *msg = p;
+        if ((size_t)(end - p) < 12)
+            FAIL(KW_SCAN_TRUNCATED, msg, "message.size");
+        int64_t offset = (int64_t)kw_be64(p);
+        int32_t size = (int32_t)kw_be32(p + 8);
+        p += 12;
+        if (size < 14)
+            FAIL(KW_SCAN_BAD_LENGTH, msg, "message.size");
+        if ((size_t)(end - p) < (size_t)size)
+            FAIL(KW_SCAN_TRUNCATED, msg, "message.size");
+        const uint8_t *mend = p + size;
+        uint32_t crc = kw_be32(p);
+        int magic = p[4];
+        int attrs = p[5];
+        if (magic != set->magic)
+            FAIL(KW_SCAN_BAD_MAGIC, msg, "message.magic");
+        if (set->verify_crc && kw_crc32_ieee(0, p + 4, (size_t)size - 4) != crc)
+            FAIL(KW_SCAN_BAD_CRC, msg, "message.crc");
+        if (attrs & 0x07)
+            FAIL(KW_SCAN_NESTED_COMPRESSION, msg, "message.attributes");
+        p += 6;
+        int64_t ts = -1;
+        if (magic == 1) {
+            if (mend - p < 8)
+                FAIL(KW_SCAN_BAD_LENGTH, msg, "message.size");
+            ts = (int64_t)kw_be64(p);
+            p += 8;
+        }
+        if (c->n >= c->cap)
+            FAIL(KW_SCAN_OVERFLOW, msg, "message");
+        size_t k = c->n;
+        for (int field = 0; field < 2; field++) {
+            if (mend - p < 4)
+                FAIL(KW_SCAN_BAD_LENGTH, msg, field ? "message.value" : "message.key");
+            int32_t flen = (int32_t)kw_be32(p);
+            p += 4;
+            uint32_t fpos = (uint32_t)(p - data);
+            if (flen < 0) {
+                if (flen != -1)
+                    FAIL(KW_SCAN_BAD_LENGTH, msg, field ? "message.value" : "message.key");
+                fpos = 0;
+            } else {
+                if (mend - p < flen)
+                    FAIL(KW_SCAN_BAD_LENGTH, msg, field ? "message.value" : "message.key");
+                p += flen;
+            }
+            if (field) {
+                c->value_len[k] = flen;
+                c->value_pos[k] = fpos;
+            } else {
+                c->key_len[k] = flen;
+                c->key_pos[k] = fpos;
+            }
+        }
+        if (p != mend)
+            FAIL(KW_SCAN_SIZE_MISMATCH, msg, "message.size");
+        c->offsets[k] = offset;
+        c->timestamps[k] = set->wrapper_timestamp >= 0 ? set->wrapper_timestamp : ts;
+        if (c->header_start)
+            c->header_start[k + 1] = (int32_t)c->nh;
+        last_inner = offset;
+        c->n = k + 1;
+    }
+    /* magic 1 inner offsets are relative; the wrapper carries the absolute
+     * offset of the last inner message. */
+    if (set->is_inner && set->magic == 1)
+        for (size_t k = first; k < c->n; k++)
+            c->offsets[k] = set->wrapper_offset - last_inner + c->offsets[k];
+    return KW_SCAN_OK;
+}
+
+/* ---- Arrow export -------------------------------------------------------- */
+
+void kw_fill_binary_views(uint8_t *views, size_t n, const uint32_t *pos, const int32_t *len,
+                          const uint8_t *base, int32_t buf_index, int64_t data_start)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *v = views + 16 * i;
+        int32_t l = len[i];
+        memset(v, 0, 16);
+        if (l <= 0)
+            continue;
+        memcpy(v, &l, 4);
+        const uint8_t *src = base + pos[i];
+        if (l <= 12) {
+            memcpy(v + 4, src, (size_t)l);
+        } else {
+            int32_t off = (int32_t)(data_start + pos[i]);
+            memcpy(v + 4, src, 4);
+            memcpy(v + 8, &buf_index, 4);
+            memcpy(v + 12, &off, 4);
+        }
+    }
+}

@@ -1,0 +1,448 @@
+"""Decoding records: batches made by the independent test encoder
+(tests/kafka_bytes.py) and by other clients' builders."""
+
+from __future__ import annotations
+
+import gc
+import struct
+
+import crc32c as crc32c_pkg
+import numpy as np
+import pytest
+
+import kafkawire
+from kafkawire import (
+    CorruptError,
+    CrcError,
+    DecodeError,
+    TruncatedError,
+    UnsupportedError,
+    decode_records,
+    read_batches,
+)
+from kafkawire.records import crc32c, crc32c_implementation
+from kafkawire._records import crc32c_portable
+
+from . import kafka_bytes as kb
+
+TS = 1_700_000_000_000
+
+
+def sample_records(n=5, with_headers=True):
+    out = []
+    for i in range(n):
+        key = None if i % 3 == 2 else f"k{i}".encode()
+        value = None if i == 3 else (b"v" * i)
+        headers = [("h", b"1"), ("h", None), ("z\u00e9", b"")] if with_headers and i % 2 else []
+        out.append((i, TS + 10 * i, key, value, headers))
+    return out
+
+
+def encode_sample(recs, **kw):
+    return kb.v2_batch(
+        [kb.record(o, ts - TS, k, v, h) for o, ts, k, v, h in recs], base_timestamp=TS, **kw
+    )
+
+
+def as_tuples(records):
+    return [(r.offset, r.timestamp, r.key, r.value, r.headers) for r in records]
+
+
+# ---- CRC ---------------------------------------------------------------------
+
+
+def test_crc32c_known_vector_and_implementations_agree():
+    assert crc32c(b"123456789") == 0xE3069283
+    assert crc32c_portable(b"123456789") == 0xE3069283
+    assert crc32c_implementation() in ("sse4.2", "armv8-crc", "portable")
+    rng = np.random.default_rng(1)
+    data = rng.integers(0, 256, 100_000, dtype=np.uint8).tobytes()
+    for start in range(0, 9):
+        for length in (0, 1, 7, 8, 255, 256, 769, 8192 * 3 + 5, 60_000):
+            chunk = data[start : start + length]
+            expected = crc32c_pkg.crc32c(chunk)
+            assert crc32c(chunk) == expected
+            assert crc32c_portable(chunk) == expected
+    assert crc32c(data[500:], crc32c(data[:500])) == crc32c(data)
+
+
+# ---- v2 batches -----------------------------------------------------------------
+
+
+def test_v2_batch_all_fields_and_records():
+    recs = sample_records()
+    buf = encode_sample(
+        recs,
+        base_offset=1000,
+        partition_leader_epoch=9,
+        producer_id=4242,
+        producer_epoch=3,
+        base_sequence=17,
+        attributes=0x10,
+        max_timestamp=TS + 40,
+    )
+    (batch,) = list(read_batches(buf))
+    assert batch.base_offset == 1000
+    assert batch.last_offset == 1004
+    assert batch.next_offset == 1005
+    assert batch.partition_leader_epoch == 9
+    assert batch.magic == 2
+    assert batch.crc == struct.unpack(">I", buf[17:21])[0]
+    assert batch.attributes == 0x10
+    assert batch.compression == kafkawire.Codec.NONE
+    assert batch.timestamp_type == 0
+    assert batch.is_transactional and not batch.is_control and not batch.has_delete_horizon
+    assert (batch.producer_id, batch.producer_epoch, batch.base_sequence) == (4242, 3, 17)
+    assert (batch.base_timestamp, batch.max_timestamp) == (TS, TS + 40)
+    assert batch.record_count == len(batch) == 5
+    assert batch.byte_offset == 0 and batch.size_in_bytes == len(buf)
+    assert bytes(batch.raw()) == buf
+    expected = [(1000 + o, ts, k, v, h) for o, ts, k, v, h in recs]
+    assert as_tuples(batch) == expected
+
+    view = decode_records(buf)
+    assert len(view) == 5
+    assert view.offsets.dtype == np.int64 and view.offsets.tolist() == [e[0] for e in expected]
+    assert view.timestamps.tolist() == [e[1] for e in expected]
+    assert [None if k is None else bytes(k) for k in view.keys] == [e[2] for e in expected]
+    assert view.values.to_pylist() == [e[3] for e in expected]
+    assert view.values.lengths.tolist() == [-1 if e[3] is None else len(e[3]) for e in expected]
+    assert [view.headers(i) for i in range(5)] == [e[4] for e in expected]
+    assert as_tuples(view) == expected
+    assert view[-1] == batch.records()[-1]
+    assert view.next_offset == 1005 and view.leftover_bytes == 0
+    b = view.batches
+    assert b["producer_id"].tolist() == [4242] and b["is_transactional"].tolist() == [True]
+    assert view.batch_index.tolist() == [0] * 5
+
+
+def test_headers_repeated_keys_kept_in_wire_order():
+    buf = encode_sample([(0, TS, b"k", b"v", [("a", b"1"), ("b", None), ("a", b"2")])])
+    assert decode_records(buf).headers(0) == [("a", b"1"), ("b", None), ("a", b"2")]
+
+
+def test_log_append_time_gives_every_record_max_timestamp():
+    recs = sample_records(4, with_headers=False)
+    buf = encode_sample(recs, attributes=0x08, max_timestamp=TS + 99_999)
+    (batch,) = read_batches(buf)
+    assert batch.timestamp_type == 1
+    assert [r.timestamp for r in batch] == [TS + 99_999] * 4
+    assert decode_records(buf).timestamps.tolist() == [TS + 99_999] * 4
+
+
+def test_delete_horizon_attribute():
+    buf = encode_sample(sample_records(2), attributes=0x40)
+    (batch,) = read_batches(buf)
+    assert batch.has_delete_horizon and batch.delete_horizon_ms == TS
+
+
+def test_empty_batch_advances_next_offset():
+    empty = kb.v2_batch([], base_offset=50, last_offset_delta=4)
+    after = encode_sample(sample_records(1), base_offset=55)
+    view = decode_records(empty + after)
+    assert len(view) == 1 and view.offsets.tolist() == [55]
+    assert view.num_batches == 2 and view.next_offset == 56
+    only_empty = decode_records(empty)
+    assert len(only_empty) == 0 and only_empty.next_offset == 55
+    batches = list(read_batches(empty))
+    assert batches[0].record_count == 0 and list(batches[0]) == [] and batches[0].next_offset == 55
+
+
+def test_many_batches_and_zero_copy_values():
+    bufs = [encode_sample(sample_records(3), base_offset=3 * i) for i in range(50)]
+    data = b"".join(bufs)
+    view = decode_records(data)
+    assert len(view) == 150 and view.offsets.tolist() == list(range(150))
+    value = view.value(4)
+    assert isinstance(value, memoryview) and value.obj is not None
+    assert bytes(value) == b"v"
+    # the view keeps the input alive
+    data_id = id(data)
+    del data
+    gc.collect()
+    assert bytes(view.value(4)) == b"v"
+    assert id(view.value(4).obj) == data_id
+
+
+def test_bytearray_input_cannot_be_resized_under_a_view():
+    data = bytearray(encode_sample(sample_records(2)))
+    view = decode_records(data)
+    with pytest.raises(BufferError):
+        data.extend(b"x")
+    del view
+    gc.collect()
+    data.extend(b"x")
+
+
+def test_control_batches_parsed_and_flagged():
+    commit = kb.v2_batch(
+        [kb.control_record(True, 11)], base_offset=7, attributes=0x30, producer_id=5
+    )
+    (batch,) = read_batches(commit)
+    assert batch.is_control and batch.is_transactional
+    ctrl = batch.control_record
+    assert ctrl.is_commit and ctrl.type == 1 and ctrl.version == 0
+    assert ctrl.coordinator_epoch == 11
+    view = decode_records(commit)
+    assert view.batches["is_control"].tolist() == [True]
+    assert view.control_record(0).is_abort is False
+    plain = encode_sample(sample_records(1))
+    assert decode_records(plain).control_record(0) is None
+
+
+def test_read_committed_drops_aborted_and_control():
+    p1, p2 = 1001, 1002
+    def txn(base, pid, n):
+        recs = [kb.record(i, 0, None, f"{pid}-{base + i}".encode()) for i in range(n)]
+        return kb.v2_batch(recs, base_offset=base, attributes=0x10, producer_id=pid)
+    def marker(base, pid, commit):
+        return kb.v2_batch(
+            [kb.control_record(commit)], base_offset=base, attributes=0x30, producer_id=pid
+        )
+    data = (
+        txn(0, p1, 2)
+        + txn(2, p2, 2)
+        + marker(4, p1, False)
+        + marker(5, p2, True)
+        + encode_sample([(0, TS, None, b"plain", [])], base_offset=6)
+        + txn(7, p1, 1)  # a new transaction of p1 after its abort: kept
+    )
+    uncommitted = decode_records(data)
+    assert uncommitted.offsets.tolist() == [0, 1, 2, 3, 4, 5, 6, 7]
+    committed = decode_records(data, aborted_transactions=[(p1, 0)])
+    assert committed.offsets.tolist() == [2, 3, 6, 7]
+    assert committed.values.to_pylist() == [b"1002-2", b"1002-3", b"plain", b"1001-7"]
+    objs = [r.offset for b in read_batches(data, aborted_transactions=[(p1, 0)]) for r in b]
+    assert objs == [2, 3, 6, 7]
+
+    class Aborted:  # fetch-response objects with attributes work too
+        producer_id = p1
+        first_offset = 0
+
+    assert decode_records(data, aborted_transactions=[Aborted()]).offsets.tolist() == [2, 3, 6, 7]
+
+
+def test_partial_trailing_batch_is_reported():
+    first = encode_sample(sample_records(2))
+    second = encode_sample(sample_records(2), base_offset=2)
+    data = first + second[:30]
+    reader = read_batches(data)
+    assert [b.base_offset for b in reader] == [0]
+    assert reader.leftover_bytes == 30
+    view = decode_records(data)
+    assert len(view) == 2 and view.leftover_bytes == 30
+    with pytest.raises(TruncatedError, match="no complete record batch"):
+        decode_records(second[:-1])
+    assert list(read_batches(second[:-1])) == []
+    assert len(decode_records(b"")) == 0
+
+
+def test_mixed_magic_buffer():
+    data = (
+        kb.legacy_message(0, 0, b"k0", b"v0")
+        + kb.legacy_message(1, 1, None, b"v1", timestamp=TS + 1)
+        + encode_sample([(0, TS + 2, b"k2", b"v2", [])], base_offset=2)
+    )
+    view = decode_records(data)
+    assert view.offsets.tolist() == [0, 1, 2]
+    assert view.timestamps.tolist() == [-1, TS + 1, TS + 2]
+    assert view.timestamp_types.tolist() == [-1, 0, 0]
+    assert view.keys.to_pylist() == [b"k0", None, b"k2"]
+    assert [b.magic for b in read_batches(data)] == [0, 1, 2]
+
+
+# ---- legacy message sets -----------------------------------------------------
+
+
+@pytest.mark.parametrize("magic", [0, 1])
+def test_legacy_plain_messages(magic):
+    data = b"".join(
+        kb.legacy_message(magic, 10 + i, None if i == 1 else b"k", b"val%d" % i, timestamp=TS + i)
+        for i in range(4)
+    )
+    batches = list(read_batches(data))
+    assert len(batches) == 4
+    assert batches[1].producer_id == -1 and batches[1].timestamp_type == (-1 if magic == 0 else 0)
+    recs = [r for b in batches for r in b]
+    assert [r.offset for r in recs] == [10, 11, 12, 13]
+    assert [r.key for r in recs] == [b"k", None, b"k", b"k"]
+    assert [r.timestamp for r in recs] == ([-1] * 4 if magic == 0 else [TS + i for i in range(4)])
+    assert decode_records(data).values.to_pylist() == [b"val%d" % i for i in range(4)]
+
+
+def test_legacy_bad_crc():
+    msg = bytearray(kb.legacy_message(1, 0, b"k", b"v"))
+    msg[-1] ^= 1
+    with pytest.raises(CrcError) as info:
+        decode_records(bytes(msg))
+    assert info.value.offset == 12 and info.value.batch_offset == 0
+    assert len(decode_records(bytes(msg), verify_crc=False)) == 1
+
+
+# ---- other clients' builders -------------------------------------------------
+
+
+def kafka_python_batch(recs, codec=0, magic=2):
+    from kafka.record.default_records import DefaultRecordBatchBuilder
+    from kafka.record.legacy_records import LegacyRecordBatchBuilder
+
+    if magic == 2:
+        builder = DefaultRecordBatchBuilder(2, codec, False, -1, -1, -1, 10**7)
+        for i, (ts, k, v, h) in enumerate(recs):
+            builder.append(i, ts, k, v, [(hk, hv) for hk, hv in h])
+    else:
+        builder = LegacyRecordBatchBuilder(magic, codec, 10**7)
+        for i, (ts, k, v, _h) in enumerate(recs):
+            builder.append(i, ts, k, v)
+    return bytes(builder.build())
+
+
+def aiokafka_batch(recs, codec=0):
+    from aiokafka.record._crecords import DefaultRecordBatchBuilder
+
+    builder = DefaultRecordBatchBuilder(2, codec, 0, -1, -1, -1, 10**7)
+    for i, (ts, k, v, h) in enumerate(recs):
+        builder.append(i, ts, k, v, list(h))
+    return bytes(builder.build())
+
+
+PEER_RECORDS = [
+    (TS + i, None if i % 4 == 0 else b"key-%d" % i, b"value-%d" % i * (i % 7), [("x", b"%d" % i)] * (i % 3))
+    for i in range(200)
+]
+CODECS = [0, 1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("codec", CODECS, ids=["none", "gzip", "snappy", "lz4", "zstd"])
+@pytest.mark.parametrize("peer", ["kafka-python", "aiokafka"])
+def test_peer_built_v2_batches_decode(peer, codec):
+    buf = (kafka_python_batch if peer == "kafka-python" else aiokafka_batch)(PEER_RECORDS, codec)
+    expected = [(i, ts, k, v, [(hk, hv) for hk, hv in h]) for i, (ts, k, v, h) in enumerate(PEER_RECORDS)]
+    (batch,) = read_batches(buf)
+    assert batch.compression == codec
+    assert as_tuples(batch) == expected
+    assert as_tuples(decode_records(buf)) == expected
+
+
+@pytest.mark.parametrize(
+    ("magic", "codec"),
+    # kafka-python needs the xxhash package for magic 0 lz4; kafkawire's own
+    # builder covers that combination (test_builder.py)
+    [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (1, 3)],
+)
+def test_peer_built_legacy_sets_decode(magic, codec):
+    recs = PEER_RECORDS[:50]
+    buf = kafka_python_batch(recs, codec, magic)
+    if magic == 1 and codec:
+        # producers leave the wrapper offset 0; a broker sets it to the last
+        # inner offset, from which the relative inner offsets are resolved
+        buf = struct.pack(">q", 49) + buf[8:]
+    got = as_tuples(decode_records(buf))
+    assert [g[0] for g in got] == list(range(50))
+    assert [g[2:4] for g in got] == [(k, v) for _ts, k, v, _h in recs]
+    if magic == 1:
+        assert [g[1] for g in got] == [ts for ts, *_ in recs]
+    assert [r.offset for b in read_batches(buf) for r in b] == list(range(50))
+
+
+# ---- bad input ---------------------------------------------------------------
+
+
+def corrupt_case(name):
+    good = encode_sample(sample_records(3))
+
+    def patch(buf, at, fmt, value, fix_crc=True):
+        b = bytearray(buf)
+        struct.pack_into(fmt, b, at, value)
+        if fix_crc:
+            struct.pack_into(">I", b, 17, crc32c_pkg.crc32c(bytes(b[21:])))
+        return bytes(b)
+
+    return good, patch
+
+
+def test_bad_crc_names_offset_and_batch():
+    good, _ = corrupt_case("crc")
+    data = encode_sample(sample_records(1), base_offset=77) + bytearray(good)
+    data = bytearray(data)
+    data[-2] ^= 0xFF  # inside the last value: only the CRC can tell
+    first_len = len(encode_sample(sample_records(1)))
+    with pytest.raises(CrcError) as info:
+        decode_records(bytes(data))
+    err = info.value
+    assert err.offset == first_len + 17 and err.batch_offset == 0 and err.field == "crc"
+    assert "byte" in str(err) and "batch base offset 0" in str(err)
+    assert len(decode_records(bytes(data), verify_crc=False)) == 4
+
+
+def test_bad_magic_and_codec():
+    good, patch = corrupt_case("magic")
+    with pytest.raises(UnsupportedError, match="magic"):
+        decode_records(patch(good, 16, ">b", 3, fix_crc=False))
+    with pytest.raises(UnsupportedError, match="codec 5"):
+        decode_records(patch(good, 21, ">h", 5))
+    with pytest.raises(UnsupportedError, match="codec"):
+        decode_records(kb.legacy_message(1, 0, None, b"x", attributes=4))
+
+
+@pytest.mark.parametrize(
+    ("at", "fmt", "value", "error", "match"),
+    [
+        (8, ">i", 10, CorruptError, "below the smallest"),
+        (8, ">i", 40, CorruptError, "below the v2 minimum"),
+        (57, ">i", -1, CorruptError, "negative record count"),
+        (57, ">i", 10**6, CorruptError, "cannot fit"),
+        (57, ">i", 2, CorruptError, "declares 2 records"),
+        (57, ">i", 4, CorruptError, "declares 4 records"),
+    ],
+)
+def test_inconsistent_lengths_and_counts(at, fmt, value, error, match):
+    good, patch = corrupt_case("len")
+    bad = patch(good, at, fmt, value, fix_crc=at >= 21)
+    if at == 8:
+        bad = bad[: 12 + value] if value > 0 else bad
+    with pytest.raises(error, match=match):
+        decode_records(bad)
+    with pytest.raises(error, match=match):
+        for batch in read_batches(bad):
+            batch.records()
+
+
+@pytest.mark.parametrize(
+    ("raw", "field", "match"),
+    [
+        (kb.varint(3) + b"\x00" * 6, "record.length", "invalid length"),
+        (kb.varint(40) + b"\x00" * 10, "record.length", "past the end"),
+        (b"\xff" * 11, "record.length", "varint"),
+        (kb.varint(7) + b"\x00" + b"\xff" * 6, "record.timestamp_delta", "past the end"),
+        (kb.varint(7) + b"\x00\x00\x00" + kb.varint(-5) + b"\x00\x00\x00", "record.key", "invalid"),
+        (kb.varint(6) + b"\x00\x00\x00" + kb.varint(50) + b"\x00\x00", "record.key", "past"),
+        (kb.varint(6) + b"\x00\x00\x00\x00\x00" + kb.varint(-2), "record.headers_count", "invalid"),
+        (kb.varint(6) + b"\x00\x00\x00\x00\x00" + kb.varint(2**20), "record.headers_count", "past"),
+        (kb.varint(8) + b"\x00\x00\x00\x00\x00\x00\x00\x00", "record.length", "disagrees"),
+        (kb.varint(8) + b"\x00\x00\x00\x00\x00\x02" + kb.varint(-1) + b"\x00", "record.header.key", "invalid"),
+    ],
+)
+def test_malformed_records(raw, field, match):
+    buf = kb.v2_batch([raw])
+    with pytest.raises(DecodeError, match=match) as info:
+        decode_records(buf)
+    assert info.value.field == field
+    assert info.value.offset == 61 and info.value.batch_offset == 0
+
+
+def test_invalid_utf8_header_key():
+    buf = kb.v2_batch([kb.record(0, 0, None, b"v", [(b"\xff\xfe", b"x")])])
+    view = decode_records(buf)
+    with pytest.raises(CorruptError, match="UTF-8"):
+        view.headers(0)
+    with pytest.raises(CorruptError, match="UTF-8"):
+        list(read_batches(buf))[0].records()
+
+
+def test_record_index_bounds():
+    view = decode_records(encode_sample(sample_records(2)))
+    with pytest.raises(IndexError):
+        view.key(2)
+    with pytest.raises(IndexError):
+        view[-3]
