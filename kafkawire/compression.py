@@ -288,8 +288,7 @@ def _lz4_walk(view, max_size: int) -> tuple[int, int]:
     if pos != end:
         what = "truncated lz4 frame" if pos > end else f"{end - pos} bytes after the lz4 frame"
         raise DecompressionError(what)
-    if content_size is not None and content_size < bound:
-        bound = content_size
+    # A declared content size does not lower the bound: liblz4 checks it only at the end.
     return hc_pos, bound
 
 
@@ -328,7 +327,7 @@ def _lz4_decompress(data, max_size: int, magic: int) -> bytes:
 
 def _lz4_compress(data, magic: int, level: int | None) -> bytes:
     # What Java's KafkaLZ4BlockOutputStream writes: 64 KiB independent blocks, no content
-    # size (brokers before 0.10 reject it) and no checksums beyond the header's.
+    # size (which pre-0.10 readers may not skip) and no checksums beyond the header's.
     frame = lz4.frame.compress(
         data,
         compression_level=0 if level is None else level,
@@ -350,19 +349,24 @@ _ZSTD_FCS_BYTES = (0, 2, 4, 8)
 _ZSTD_DICT_ID_BYTES = (0, 1, 2, 4)
 
 
-def _zstd_walk(view) -> list[tuple[int, int, int]]:
-    """Check the frames' structure; return (start, end, output bound) of each data frame."""
+def _zstd_walk(view) -> tuple[list[tuple[int, int, int]], int]:
+    """Check the frames' structure.
+
+    Return the (start, end, output bound) of each data frame, and the sum of the bounds.
+    """
+    unpack_u32 = _U32LE.unpack_from
     end = len(view)
     frames = []
+    total = 0
     pos = 0
     while pos < end:
         if pos + 6 > end:
             raise DecompressionError("truncated zstd frame header")
-        (magic,) = _U32LE.unpack_from(view, pos)
+        (magic,) = unpack_u32(view, pos)
         if magic & 0xFFFFFFF0 == 0x184D2A50:  # skippable frame: [magic][u32 size][data]
             if pos + 8 > end:
                 raise DecompressionError("truncated zstd skippable frame")
-            pos += 8 + _U32LE.unpack_from(view, pos + 4)[0]
+            pos += 8 + unpack_u32(view, pos + 4)[0]
             continue
         if magic != _ZSTD_MAGIC:
             raise DecompressionError("corrupt zstd frame: bad magic number")
@@ -394,7 +398,7 @@ def _zstd_walk(view) -> list[tuple[int, int, int]]:
             if p + 3 > end:
                 raise DecompressionError("truncated zstd frame")
             # The 3-byte little-endian block header, read as the top of the u32 ending with it.
-            header = _U32LE.unpack_from(view, p - 1)[0] >> 8
+            header = unpack_u32(view, p - 1)[0] >> 8
             p += 3
             kind = (header >> 1) & 3
             size = header >> 3
@@ -420,12 +424,13 @@ def _zstd_walk(view) -> list[tuple[int, int, int]]:
                 raise DecompressionError("corrupt zstd frame: content size exceeds its blocks")
             bound = content_size
         frames.append((pos, p, bound))
+        total += bound
         pos = p
     if pos > end:
         raise DecompressionError("truncated zstd skippable frame")
     if not frames:
         raise DecompressionError("corrupt zstd payload: no frame")
-    return frames
+    return frames, total
 
 
 def _zstd_dctx() -> zstandard.ZstdDecompressor:
@@ -445,37 +450,40 @@ def _zstd_decompress(data, max_size: int) -> bytes:
         declared = -1  # not a valid frame header: the walk below says what is wrong
     if declared > max_size:
         raise LimitExceededError(f"zstd frame declares {declared} bytes (cap {max_size})")
-    if declared > 0:
-        # One-shot into a buffer of the declared size, which the decoder verifies. It fails on
-        # a second frame too; the walk below handles that.
+    # One-shot into a buffer of the declared size, which the decoder verifies; it fails on a
+    # second frame too, which the walk below handles. A block of at least 4 bytes (RLE)
+    # decodes to at most 128 KiB: a size above that ratio is a lie the walk reports.
+    if 0 < declared <= len(view) << 15:
         try:
             return dctx.decompress(view, allow_extra_data=False)
         except zstandard.ZstdError:
             pass
-    frames = _zstd_walk(view)
+    frames, total = _zstd_walk(view)
     try:
-        if sum(bound for _, _, bound in frames) <= max_size:
-            if not isinstance(view, memoryview):
-                view = memoryview(view)
+        if total <= max_size:
             # Each output buffer is exactly the frame's bound (or declared content size), so
             # nothing can grow past it whatever the blocks hold.
-            parts = [
+            if len(frames) == 1 and frames[0][1] - frames[0][0] == len(view):
+                return dctx.decompress(view, max_output_size=total) if total else b""
+            if not isinstance(view, memoryview):
+                view = memoryview(view)
+            return b"".join(
                 dctx.decompress(view[start:stop], max_output_size=bound) if bound else b""
                 for start, stop, bound in frames
-            ]
-            return parts[0] if len(parts) == 1 else b"".join(parts)
+            )
+        # Over the cap on paper: count the real output in chunks first, then decode it all.
         chunk = bytearray(_CHUNK)
-        total = 0
+        produced = 0
         with dctx.stream_reader(view, read_across_frames=True) as reader:
             while got := reader.readinto(chunk):
-                total += got
-                if total > max_size:
+                produced += got
+                if produced > max_size:
                     raise LimitExceededError(
                         f"zstd payload decompresses to more than {max_size} bytes"
                     )
         with dctx.stream_reader(view, read_across_frames=True) as reader:
-            out = reader.read(total)
-        if len(out) != total:
+            out = reader.read(produced)
+        if len(out) != produced:
             raise DecompressionError("corrupt zstd payload: output changed between passes")
         return out
     except zstandard.ZstdError as exc:

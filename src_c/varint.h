@@ -49,11 +49,41 @@ KW_INLINE int kw_read_uvarint64(const uint8_t **pp, const uint8_t *end, uint64_t
 KW_INLINE int kw_read_varint32(const uint8_t **pp, const uint8_t *end, int32_t *out)
 {
     const uint8_t *p = *pp;
-    /* fast path: one byte */
-    if (KW_LIKELY(p < end && !(*p & 0x80))) {
-        uint32_t u = *p;
-        *out = (int32_t)((u >> 1) ^ (0u - (u & 1)));
-        *pp = p + 1;
+    if (KW_LIKELY(end - p >= 5)) {
+        /* unrolled: no bounds check per byte when 5 bytes are there */
+        uint32_t b, v;
+        b = p[0];
+        v = b & 0x7f;
+        if (b < 0x80) {
+            p += 1;
+            goto done;
+        }
+        b = p[1];
+        v |= (b & 0x7f) << 7;
+        if (b < 0x80) {
+            p += 2;
+            goto done;
+        }
+        b = p[2];
+        v |= (b & 0x7f) << 14;
+        if (b < 0x80) {
+            p += 3;
+            goto done;
+        }
+        b = p[3];
+        v |= (b & 0x7f) << 21;
+        if (b < 0x80) {
+            p += 4;
+            goto done;
+        }
+        b = p[4];
+        if (KW_UNLIKELY(b > 0x0f))
+            return KW_E_VARINT_LONG; /* more than 32 bits */
+        v |= b << 28;
+        p += 5;
+    done:
+        *out = (int32_t)((v >> 1) ^ (0u - (v & 1)));
+        *pp = p;
         return KW_OK;
     }
     uint64_t u;
@@ -73,11 +103,21 @@ KW_INLINE int kw_read_varint32(const uint8_t **pp, const uint8_t *end, int32_t *
 KW_INLINE int kw_read_varint64(const uint8_t **pp, const uint8_t *end, int64_t *out)
 {
     const uint8_t *p = *pp;
-    if (KW_LIKELY(p < end && !(*p & 0x80))) {
-        uint64_t u = *p;
-        *out = (int64_t)((u >> 1) ^ (0 - (u & 1)));
-        *pp = p + 1;
-        return KW_OK;
+    if (KW_LIKELY(end - p >= 2)) {
+        /* one and two bytes cover timestamp deltas of up to 8 s */
+        uint64_t b0 = p[0];
+        if (b0 < 0x80) {
+            *out = (int64_t)((b0 >> 1) ^ (0 - (b0 & 1)));
+            *pp = p + 1;
+            return KW_OK;
+        }
+        uint64_t b1 = p[1];
+        if (b1 < 0x80) {
+            uint64_t u = (b0 & 0x7f) | (b1 << 7);
+            *out = (int64_t)((u >> 1) ^ (0 - (u & 1)));
+            *pp = p + 2;
+            return KW_OK;
+        }
     }
     uint64_t u;
     int rc = kw_read_uvarint64(pp, end, &u, 10);
