@@ -61,7 +61,7 @@ def _binary_column(view: RecordView, pos, lengths, starts, kind: str) -> pa.Arra
 def _headers_column(view: RecordView, record_starts: np.ndarray) -> pa.Array:
     import pyarrow as pa
 
-    n = len(view)
+    len(view)
     *_, hs, hkp, hkl, hvp, hvl = view._columns()
     list_offsets = view.header_offsets
     if hs is None:

@@ -15,7 +15,10 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
+cimport cython
 cimport numpy as cnp
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
 
 import numpy as np
 
@@ -518,6 +521,8 @@ cdef int scan_batch(_Walker w, const BatchInfo *b, kw_columns *cols) except -1:
 
 # ---- read_batches: one object per batch and per record ---------------------
 
+@cython.freelist(256)
+@cython.final
 cdef class Record:
     """One record: offset, timestamp (ms; -1 when absent), key and value (bytes
     or None), headers (list of (str, bytes | None) in wire order)."""
@@ -525,7 +530,13 @@ cdef class Record:
     cdef readonly int64_t timestamp
     cdef readonly object key
     cdef readonly object value
-    cdef readonly list headers
+    cdef list _headers     # None for a record without headers: made on access
+
+    @property
+    def headers(self):
+        if self._headers is None:
+            self._headers = []
+        return self._headers
 
     def __repr__(self):
         return (f"Record(offset={self.offset}, timestamp={self.timestamp}, key={self.key!r}, "
@@ -598,10 +609,10 @@ def parse_control_record(key, value):
 cdef list decode_batch_records(_Walker walker, const BatchInfo *info):
     """Decode one batch's records into Record objects."""
     cdef size_t n = <size_t>info.record_count
-    cdef size_t i, h, h_end
+    cdef size_t i, h
     cdef kw_columns cols
     cdef Record r
-    cdef list out = []
+    cdef list out
     cdef list headers
     cdef const uint8_t *base = walker.segment_ptr(info.segment) + info.data_start
     cdef size_t per_record = 2 * sizeof(int64_t) + 4 * sizeof(int32_t)
@@ -619,21 +630,21 @@ cdef list decode_batch_records(_Walker walker, const BatchInfo *info):
     cols.n_total = n
     try:
         scan_batch(walker, info, &cols)
+        out = PyList_New(<Py_ssize_t>cols.n)
         for i in range(cols.n):
             r = Record.__new__(Record)
             r.offset = cols.offsets[i]
             r.timestamp = cols.timestamps[i]
             r.key = slice_bytes(base, cols.key_pos[i], cols.key_len[i])
             r.value = slice_bytes(base, cols.value_pos[i], cols.value_len[i])
-            headers = []
-            if cols.header_start != NULL:
-                h_end = <size_t>cols.header_start[i + 1]
-                for h in range(<size_t>cols.header_start[i], h_end):
-                    headers.append((header_key(base, cols.hkey_pos[h], cols.hkey_len[h],
-                                               info),
+            if cols.header_start != NULL and cols.header_start[i] != cols.header_start[i + 1]:
+                headers = []
+                for h in range(<size_t>cols.header_start[i], <size_t>cols.header_start[i + 1]):
+                    headers.append((header_key(base, cols.hkey_pos[h], cols.hkey_len[h], info),
                                     slice_bytes(base, cols.hval_pos[h], cols.hval_len[h])))
-            r.headers = headers
-            out.append(r)
+                r._headers = headers
+            Py_INCREF(r)
+            PyList_SET_ITEM(out, <Py_ssize_t>i, r)
     finally:
         kw_columns_free_headers(&cols)
         free(mem)
@@ -895,7 +906,9 @@ cdef class RecordView:
         v = self.value(i)
         r.key = None if k is None else bytes(k)
         r.value = None if v is None else bytes(v)
-        r.headers = self.headers(i)
+        headers = self.headers(i)
+        if headers:
+            r._headers = headers
         return r
 
     def __iter__(self):

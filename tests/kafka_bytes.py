@@ -47,7 +47,9 @@ def record(
         + varbytes(key)
         + varbytes(value)
         + varint(len(headers))
-        + b"".join(varbytes(k.encode() if isinstance(k, str) else k) + varbytes(v) for k, v in headers)
+        + b"".join(
+            varbytes(k.encode() if isinstance(k, str) else k) + varbytes(v) for k, v in headers
+        )
     )
     return varint(len(body)) + body
 

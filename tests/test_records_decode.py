@@ -20,8 +20,8 @@ from kafkawire import (
     decode_records,
     read_batches,
 )
-from kafkawire.records import crc32c, crc32c_implementation
 from kafkawire._records import crc32c_portable
+from kafkawire.records import crc32c, crc32c_implementation
 
 from . import kafka_bytes as kb
 
@@ -57,7 +57,7 @@ def test_crc32c_known_vector_and_implementations_agree():
     assert crc32c_implementation() in ("sse4.2", "armv8-crc", "portable")
     rng = np.random.default_rng(1)
     data = rng.integers(0, 256, 100_000, dtype=np.uint8).tobytes()
-    for start in range(0, 9):
+    for start in range(9):
         for length in (0, 1, 7, 8, 255, 256, 769, 8192 * 3 + 5, 60_000):
             chunk = data[start : start + length]
             expected = crc32c_pkg.crc32c(chunk)
@@ -192,13 +192,16 @@ def test_control_batches_parsed_and_flagged():
 
 def test_read_committed_drops_aborted_and_control():
     p1, p2 = 1001, 1002
+
     def txn(base, pid, n):
         recs = [kb.record(i, 0, None, f"{pid}-{base + i}".encode()) for i in range(n)]
         return kb.v2_batch(recs, base_offset=base, attributes=0x10, producer_id=pid)
+
     def marker(base, pid, commit):
         return kb.v2_batch(
             [kb.control_record(commit)], base_offset=base, attributes=0x30, producer_id=pid
         )
+
     data = (
         txn(0, p1, 2)
         + txn(2, p2, 2)
@@ -307,7 +310,12 @@ def aiokafka_batch(recs, codec=0):
 
 
 PEER_RECORDS = [
-    (TS + i, None if i % 4 == 0 else b"key-%d" % i, b"value-%d" % i * (i % 7), [("x", b"%d" % i)] * (i % 3))
+    (
+        TS + i,
+        None if i % 4 == 0 else b"key-%d" % i,
+        b"value-%d" % i * (i % 7),
+        [("x", b"%d" % i)] * (i % 3),
+    )
     for i in range(200)
 ]
 CODECS = [0, 1, 2, 3, 4]
@@ -317,7 +325,9 @@ CODECS = [0, 1, 2, 3, 4]
 @pytest.mark.parametrize("peer", ["kafka-python", "aiokafka"])
 def test_peer_built_v2_batches_decode(peer, codec):
     buf = (kafka_python_batch if peer == "kafka-python" else aiokafka_batch)(PEER_RECORDS, codec)
-    expected = [(i, ts, k, v, [(hk, hv) for hk, hv in h]) for i, (ts, k, v, h) in enumerate(PEER_RECORDS)]
+    expected = [
+        (i, ts, k, v, [(hk, hv) for hk, hv in h]) for i, (ts, k, v, h) in enumerate(PEER_RECORDS)
+    ]
     (batch,) = read_batches(buf)
     assert batch.compression == codec
     assert as_tuples(batch) == expected
@@ -420,7 +430,11 @@ def test_inconsistent_lengths_and_counts(at, fmt, value, error, match):
         (kb.varint(6) + b"\x00\x00\x00\x00\x00" + kb.varint(-2), "record.headers_count", "invalid"),
         (kb.varint(6) + b"\x00\x00\x00\x00\x00" + kb.varint(2**20), "record.headers_count", "past"),
         (kb.varint(8) + b"\x00\x00\x00\x00\x00\x00\x00\x00", "record.length", "disagrees"),
-        (kb.varint(8) + b"\x00\x00\x00\x00\x00\x02" + kb.varint(-1) + b"\x00", "record.header.key", "invalid"),
+        (
+            kb.varint(8) + b"\x00\x00\x00\x00\x00\x02" + kb.varint(-1) + b"\x00",
+            "record.header.key",
+            "invalid",
+        ),
     ],
 )
 def test_malformed_records(raw, field, match):
@@ -437,7 +451,7 @@ def test_invalid_utf8_header_key():
     with pytest.raises(CorruptError, match="UTF-8"):
         view.headers(0)
     with pytest.raises(CorruptError, match="UTF-8"):
-        list(read_batches(buf))[0].records()
+        next(iter(read_batches(buf))).records()
 
 
 def test_record_index_bounds():
