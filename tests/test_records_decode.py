@@ -460,3 +460,54 @@ def test_record_index_bounds():
         view.key(2)
     with pytest.raises(IndexError):
         view[-3]
+
+
+def legacy_wrapper(magic, codec, wrapper_offset, inner, *, attributes=0, timestamp=TS):
+    from kafkawire.compression import compress
+
+    payload = compress(codec, b"".join(inner), magic=magic)
+    return kb.legacy_message(
+        magic, wrapper_offset, None, payload, attributes=codec | attributes, timestamp=timestamp
+    )
+
+
+def test_legacy_v1_log_append_time_wrapper_imposes_its_timestamp():
+    inner = [kb.legacy_message(1, i, None, b"m%d" % i, timestamp=TS + i) for i in range(3)]
+    data = legacy_wrapper(1, 1, 102, inner, attributes=0x08, timestamp=TS + 5000)
+    (batch,) = read_batches(data)
+    assert batch.timestamp_type == 1 and batch.base_offset == 100 and batch.last_offset == 102
+    assert [(r.offset, r.timestamp) for r in batch] == [(100 + i, TS + 5000) for i in range(3)]
+    create_time = legacy_wrapper(1, 1, 102, inner, timestamp=TS + 5000)
+    assert [r.timestamp for r in decode_records(create_time)] == [TS, TS + 1, TS + 2]
+
+
+@pytest.mark.parametrize("codec", [1, 2, 3])
+def test_legacy_v0_wrapper_keeps_absolute_inner_offsets(codec):
+    # magic 0 lz4 frames carry old Kafka's wrong header checksum
+    inner = [kb.legacy_message(0, 40 + i, b"k", b"m%d" % i) for i in range(4)]
+    data = legacy_wrapper(0, codec, 43, inner)
+    assert decode_records(data).offsets.tolist() == [40, 41, 42, 43]
+    (batch,) = read_batches(data)
+    assert (batch.base_offset, batch.last_offset, batch.record_count) == (40, 43, 4)
+
+
+def test_legacy_wrapper_faults():
+    inner = [kb.legacy_message(1, 0, None, b"x", attributes=1)]  # nested compression
+    with pytest.raises(CorruptError, match="inside a compressed wrapper"):
+        decode_records(legacy_wrapper(1, 1, 0, inner))
+    with pytest.raises(CorruptError, match="differs"):
+        decode_records(legacy_wrapper(1, 1, 0, [kb.legacy_message(0, 0, None, b"x")]))
+    with pytest.raises(CorruptError, match="no messages"):
+        decode_records(legacy_wrapper(1, 1, 0, []))
+    bad_inner = bytearray(kb.legacy_message(1, 0, None, b"xyz"))
+    bad_inner[-1] ^= 1
+    with pytest.raises(CrcError, match="inner"):
+        decode_records(legacy_wrapper(1, 1, 0, [bytes(bad_inner)]))
+
+
+def test_varlong_longer_than_ten_bytes():
+    raw = b"\x00" + b"\x80" * 10 + b"\x00" + b"\x00\x00\x00\x00"
+    buf = kb.v2_batch([kb.varint(len(raw)) + raw])
+    with pytest.raises(CorruptError, match="varint") as info:
+        decode_records(buf)
+    assert info.value.field == "record.timestamp_delta"
