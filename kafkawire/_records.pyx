@@ -521,8 +521,13 @@ cdef int scan_batch(_Walker w, const BatchInfo *b, kw_columns *cols) except -1:
 
 # ---- read_batches: one object per batch and per record ---------------------
 
+# Not tracked by the cycle collector: a record refers only to bytes, str and
+# its headers list, and 200,000 tracked objects per fetch would trigger
+# collections over and over.  (A cycle made by putting a record into its own
+# headers list would leak, not crash.)
 @cython.freelist(256)
 @cython.final
+@cython.no_gc
 cdef class Record:
     """One record: offset, timestamp (ms; -1 when absent), key and value (bytes
     or None), headers (list of (str, bytes | None) in wire order)."""
