@@ -12,7 +12,7 @@ export KAFKAWIRE_KEEP_GOING ?= $(if $(CI),0,1)
 $(DEPS): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q "Cython>=3.0.10" "numpy>=2.0" "setuptools>=68" wheel
+	$(PY) -m pip install -q "Cython>=3.0.10" "numpy>=2.0" "setuptools>=77" wheel
 	$(PY) -m pip install -q --no-build-isolation -e ".[test,bench,arrow,dev]"
 	touch $@
 
