@@ -58,21 +58,13 @@ def _binary_column(view: RecordView, pos, lengths, starts, kind: str) -> pa.Arra
     )
 
 
-def _headers_column(view: RecordView, record_starts: np.ndarray) -> pa.Array:
+def _headers_column(view: RecordView) -> pa.Array:
     import pyarrow as pa
 
-    len(view)
-    *_, hs, hkp, hkl, hvp, hvl = view._columns()
-    list_offsets = view.header_offsets
-    if hs is None:
-        empty_struct = pa.StructArray.from_arrays(
-            [pa.array([], pa.string()), pa.array([], pa.binary())], names=["key", "value"]
-        )
-        return pa.ListArray.from_arrays(pa.array(list_offsets), empty_struct)
-    header_starts = hs[record_starts].astype(np.int64)
-    key_offsets, key_data = view._gather(hkp, hkl, header_starts, False)
+    list_offsets, kp, kl, vp, vl, header_starts = view._header_index()
+    key_offsets, key_data = view._gather(kp, kl, header_starts, False)
     keys = pa.Array.from_buffers(
-        pa.string(), len(hkl), [None, pa.py_buffer(key_offsets), pa.py_buffer(key_data)]
+        pa.string(), len(kl), [None, pa.py_buffer(key_offsets), pa.py_buffer(key_data)]
     )
     try:
         keys.validate(full=True)
@@ -80,11 +72,11 @@ def _headers_column(view: RecordView, record_starts: np.ndarray) -> pa.Array:
         raise CorruptError(
             f"header key is not valid UTF-8: {exc}", field="record.header.key"
         ) from None
-    val_offsets, val_data = view._gather(hvp, hvl, header_starts, False)
-    validity, nulls = _validity(hvl)
+    val_offsets, val_data = view._gather(vp, vl, header_starts, False)
+    validity, nulls = _validity(vl)
     values = pa.Array.from_buffers(
         pa.binary(),
-        len(hvl),
+        len(vl),
         [validity, pa.py_buffer(val_offsets), pa.py_buffer(val_data)],
         null_count=nulls,
     )
@@ -98,7 +90,7 @@ def record_view_to_arrow(view: RecordView, binary: str = "view") -> pa.Table:
     if binary not in _BINARY_KINDS:
         raise ValueError(f"binary must be one of {_BINARY_KINDS}, not {binary!r}")
     n = len(view)
-    kp, kl, vp, vl, *_ = view._columns()
+    kp, kl, vp, vl = view._columns()
     starts = view._record_starts()
     timestamps = view.timestamps
     # magic 0 records have no timestamp (-1): null in Arrow
@@ -113,6 +105,6 @@ def record_view_to_arrow(view: RecordView, binary: str = "view") -> pa.Table:
             pa.timestamp("ms"), n, [ts_validity, pa.py_buffer(timestamps)], null_count=ts_nulls
         ),
         "timestampType": pa.array(view.timestamp_types.astype(np.int32)),
-        "headers": _headers_column(view, starts),
+        "headers": _headers_column(view),
     }
     return pa.table(columns)

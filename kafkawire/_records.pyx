@@ -50,14 +50,9 @@ cdef extern from "record_scan.h":
         int32_t *value_len
         size_t n
         size_t cap
-        int32_t *header_start
+        uint32_t *header_pos
         size_t n_total
-        uint32_t *hkey_pos
-        int32_t *hkey_len
-        uint32_t *hval_pos
-        int32_t *hval_len
         size_t nh
-        size_t hcap
 
     ctypedef struct kw_v2_batch:
         int64_t base_offset
@@ -85,6 +80,9 @@ cdef extern from "record_scan.h":
     void kw_fill_binary_views(uint8_t *views, size_t n, const uint32_t *pos, const int32_t *length,
                               const uint8_t *base, int32_t buf_index, int64_t data_start) nogil
     void kw_columns_free_headers(kw_columns *cols) nogil
+    int32_t kw_read_headers(const uint8_t *data, size_t length, uint32_t pos, uint32_t *key_pos,
+                            int32_t *key_len, uint32_t *value_pos, int32_t *value_len,
+                            int32_t max) nogil
 
 
 cdef enum:
@@ -572,6 +570,32 @@ cdef str header_key(const uint8_t *base, uint32_t pos, int32_t length, const Bat
                            batch_offset=b.base_offset, field="record.header.key") from None
 
 
+cdef list headers_at(const uint8_t *base, const BatchInfo *b, uint32_t pos):
+    """The headers of the record whose header count sits at base + pos."""
+    cdef int32_t n = kw_read_headers(base, <size_t>b.data_len, pos, NULL, NULL, NULL, NULL, 0)
+    cdef int32_t h
+    cdef list out = []
+    if n <= 0:
+        if n < 0:
+            raise CorruptError("invalid header section", offset=b.byte_offset,
+                               batch_offset=b.base_offset, field="record.headers")
+        return out
+    cdef char *mem = <char *>malloc(<size_t>n * 16)
+    if mem == NULL:
+        raise MemoryError()
+    cdef uint32_t *kp = <uint32_t *>mem
+    cdef int32_t *kl = <int32_t *>(kp + n)
+    cdef uint32_t *vp = <uint32_t *>(kl + n)
+    cdef int32_t *vl = <int32_t *>(vp + n)
+    try:
+        kw_read_headers(base, <size_t>b.data_len, pos, kp, kl, vp, vl, n)
+        for h in range(n):
+            out.append((header_key(base, kp[h], kl[h], b), slice_bytes(base, vp[h], vl[h])))
+    finally:
+        free(mem)
+    return out
+
+
 class ControlRecord(tuple):
     """The content of a control record: type 0 = ABORT, 1 = COMMIT."""
     __slots__ = ()
@@ -614,11 +638,10 @@ def parse_control_record(key, value):
 cdef list decode_batch_records(_Walker walker, const BatchInfo *info):
     """Decode one batch's records into Record objects."""
     cdef size_t n = <size_t>info.record_count
-    cdef size_t i, h
+    cdef size_t i
     cdef kw_columns cols
     cdef Record r
     cdef list out
-    cdef list headers
     cdef const uint8_t *base = walker.segment_ptr(info.segment) + info.data_start
     cdef size_t per_record = 2 * sizeof(int64_t) + 4 * sizeof(int32_t)
     cdef char *mem = <char *>malloc(n * per_record + 1)
@@ -642,12 +665,8 @@ cdef list decode_batch_records(_Walker walker, const BatchInfo *info):
             r.timestamp = cols.timestamps[i]
             r.key = slice_bytes(base, cols.key_pos[i], cols.key_len[i])
             r.value = slice_bytes(base, cols.value_pos[i], cols.value_len[i])
-            if cols.header_start != NULL and cols.header_start[i] != cols.header_start[i + 1]:
-                headers = []
-                for h in range(<size_t>cols.header_start[i], <size_t>cols.header_start[i + 1]):
-                    headers.append((header_key(base, cols.hkey_pos[h], cols.hkey_len[h], info),
-                                    slice_bytes(base, cols.hval_pos[h], cols.hval_len[h])))
-                r._headers = headers
+            if cols.header_pos != NULL and cols.header_pos[i] != 0:
+                r._headers = headers_at(base, info, cols.header_pos[i])
             Py_INCREF(r)
             PyList_SET_ITEM(out, <Py_ssize_t>i, r)
     finally:
@@ -808,7 +827,8 @@ cdef class RecordView:
     cdef readonly object offsets
     cdef readonly object timestamps
     cdef object key_pos, key_len, value_pos, value_len
-    cdef object header_start, hkey_pos, hkey_len, hval_pos, hval_len
+    cdef object header_pos       # uint32 per record (see kw_columns), None without headers
+    cdef readonly Py_ssize_t num_headers
     cdef readonly int64_t leftover_bytes
     cdef readonly int64_t next_offset
     cdef list _segment_views
@@ -836,11 +856,9 @@ cdef class RecordView:
 
     @property
     def header_offsets(self):
-        """int32 array of n + 1 entries: record i's headers are entries
-        header_offsets[i] .. header_offsets[i + 1] of the header columns."""
-        if self.header_start is None:
-            return np.zeros(self.n + 1, dtype=np.int32)
-        return self.header_start
+        """int32 array of n + 1 entries: record i has header_offsets[i + 1] -
+        header_offsets[i] headers (the list offsets of the Arrow column)."""
+        return self._header_index()[0]
 
     cdef Py_ssize_t batch_of(self, Py_ssize_t i) except -1:
         cdef Py_ssize_t lo = 0, hi = self.n_batches - 1, mid
@@ -889,16 +907,13 @@ cdef class RecordView:
     def headers(self, Py_ssize_t i):
         """Record i's headers: list of (str, bytes | None) in wire order."""
         i = self.check_index(i)
-        if self.header_start is None:
+        if self.header_pos is None:
             return []
-        cdef cnp.ndarray[int32_t, ndim=1] hs = self.header_start
-        cdef cnp.ndarray[uint32_t, ndim=1] kp = self.hkey_pos, vp = self.hval_pos
-        cdef cnp.ndarray[int32_t, ndim=1] kl = self.hkey_len, vl = self.hval_len
+        cdef cnp.ndarray[uint32_t, ndim=1] hp = self.header_pos
+        if hp[i] == 0:
+            return []
         cdef BatchInfo *b = &self.binfo[self.batch_of(i)]
-        cdef const uint8_t *base = self.walker.segment_ptr(b.segment) + b.data_start
-        cdef Py_ssize_t h
-        return [(header_key(base, kp[h], kl[h], b), slice_bytes(base, vp[h], vl[h]))
-                for h in range(hs[i], hs[i + 1])]
+        return headers_at(self.walker.segment_ptr(b.segment) + b.data_start, b, hp[i])
 
     def __getitem__(self, Py_ssize_t i):
         """Record i as a Record object (bytes copies of key and value)."""
@@ -987,8 +1002,45 @@ cdef class RecordView:
         return [memoryview(self.walker.source).cast("B")] + list(self.walker.segments)
 
     def _columns(self):
-        return (self.key_pos, self.key_len, self.value_pos, self.value_len, self.header_start,
-                self.hkey_pos, self.hkey_len, self.hval_pos, self.hval_len)
+        return (self.key_pos, self.key_len, self.value_pos, self.value_len)
+
+    def _header_index(self):
+        """Index every header: (list_offsets int32[n + 1], key_pos, key_len,
+        value_pos, value_len, batch_starts int64[n_batches + 1]), positions
+        relative to their batch's record data."""
+        cdef Py_ssize_t n = self.n, nh = self.num_headers, k, i, at = 0
+        cdef int32_t got
+        list_offsets = np.zeros(n + 1, dtype=np.int32)
+        kp = np.empty(nh, dtype=np.uint32)
+        kl = np.empty(nh, dtype=np.int32)
+        vp = np.empty(nh, dtype=np.uint32)
+        vl = np.empty(nh, dtype=np.int32)
+        batch_starts = np.zeros(self.n_batches + 1, dtype=np.int64)
+        if self.header_pos is None:
+            return list_offsets, kp, kl, vp, vl, batch_starts
+        cdef cnp.ndarray[uint32_t, ndim=1] hp = self.header_pos
+        cdef cnp.ndarray[int32_t, ndim=1] lo = list_offsets
+        cdef cnp.ndarray[int64_t, ndim=1] bs = batch_starts
+        cdef uint32_t[::1] kpv = kp, vpv = vp
+        cdef int32_t[::1] klv = kl, vlv = vl
+        cdef const uint8_t *base
+        cdef BatchInfo *b
+        for k in range(self.n_batches):
+            b = &self.binfo[k]
+            bs[k] = at
+            base = self.walker.segment_ptr(b.segment) + b.data_start
+            end = self.binfo[k + 1].first_record if k + 1 < self.n_batches else n
+            for i in range(b.first_record, end):
+                if hp[i] != 0:
+                    got = kw_read_headers(base, <size_t>b.data_len, hp[i], &kpv[at], &klv[at],
+                                          &vpv[at], &vlv[at], <int32_t>(nh - at))
+                    if got < 0 or at + got > nh:
+                        raise CorruptError("invalid header section", offset=b.byte_offset,
+                                           batch_offset=b.base_offset, field="record.headers")
+                    at += got
+                lo[i + 1] = <int32_t>at
+        bs[self.n_batches] = at
+        return list_offsets, kp, kl, vp, vl, batch_starts
 
     def _fill_views(self, object pos_arr, object len_arr, object out_arr):
         """Fill binary-view structs for one column (out: uint8 array of 16 * n)."""
@@ -1151,12 +1203,9 @@ def decode_records(buf, *, bint verify_crc=True,
             if batches[k].crc_pending:
                 check_v2_crc(&batches[k], w.buf + batches[k].byte_offset)
             scan_batch(w, &batches[k], &cols)
-        if cols.header_start != NULL:
-            view.header_start = _take_array(<void **>&cols.header_start, total + 1, np.int32)
-            view.hkey_pos = _take_array(<void **>&cols.hkey_pos, cols.nh, np.uint32)
-            view.hkey_len = _take_array(<void **>&cols.hkey_len, cols.nh, np.int32)
-            view.hval_pos = _take_array(<void **>&cols.hval_pos, cols.nh, np.uint32)
-            view.hval_len = _take_array(<void **>&cols.hval_len, cols.nh, np.int32)
+        if cols.header_pos != NULL:
+            view.header_pos = _take_array(<void **>&cols.header_pos, total, np.uint32)
+            view.num_headers = <Py_ssize_t>cols.nh
     finally:
         kw_columns_free_headers(&cols)
     return view

@@ -16,40 +16,11 @@
 
 static int varint_fail(int rc) { return rc == KW_E_TRUNCATED ? KW_SCAN_TRUNCATED : KW_SCAN_BAD_VARINT; }
 
-static int grow_headers(kw_columns *c, size_t need)
-{
-    if (need <= c->hcap)
-        return 0;
-    size_t cap = c->hcap ? c->hcap : 64;
-    while (cap < need)
-        cap *= 2;
-    uint32_t *kp = realloc(c->hkey_pos, cap * sizeof *kp);
-    if (kp) c->hkey_pos = kp;
-    int32_t *kl = realloc(c->hkey_len, cap * sizeof *kl);
-    if (kl) c->hkey_len = kl;
-    uint32_t *vp = realloc(c->hval_pos, cap * sizeof *vp);
-    if (vp) c->hval_pos = vp;
-    int32_t *vl = realloc(c->hval_len, cap * sizeof *vl);
-    if (vl) c->hval_len = vl;
-    if (!kp || !kl || !vp || !vl)
-        return -1;
-    c->hcap = cap;
-    return 0;
-}
-
 void kw_columns_free_headers(kw_columns *c)
 {
-    free(c->header_start);
-    free(c->hkey_pos);
-    free(c->hkey_len);
-    free(c->hval_pos);
-    free(c->hval_len);
-    c->header_start = NULL;
-    c->hkey_pos = NULL;
-    c->hkey_len = NULL;
-    c->hval_pos = NULL;
-    c->hval_len = NULL;
-    c->nh = c->hcap = 0;
+    free(c->header_pos);
+    c->header_pos = NULL;
+    c->nh = 0;
 }
 
 /* A length-prefixed (varint) byte field: returns its length (-1 for null) and
@@ -180,8 +151,6 @@ int kw_scan_v2(kw_columns *c, const uint8_t *data, size_t len, const kw_v2_batch
                     }
                     if (KW_LIKELY(!bad && q < rend && *q == 0 && q + 1 == rend)) {
                         /* no headers: the common case */
-                        if (c->header_start)
-                            c->header_start[k + 1] = (int32_t)c->nh;
                         offsets[k] = base_offset + off_delta;
                         timestamps[k] = log_append_time >= 0 ? log_append_time
                                                              : base_timestamp + ts_delta;
@@ -221,6 +190,7 @@ int kw_scan_v2(kw_columns *c, const uint8_t *data, size_t len, const kw_v2_batch
         if (KW_UNLIKELY(rc))
             FAIL(rc, rec, "record.value");
         int32_t nheaders;
+        const uint8_t *count_at = q;
         rc = kw_read_varint32(&q, rend, &nheaders);
         if (KW_UNLIKELY(rc))
             FAIL(varint_fail(rc), rec, "record.headers_count");
@@ -230,28 +200,26 @@ int kw_scan_v2(kw_columns *c, const uint8_t *data, size_t len, const kw_v2_batch
             /* each header takes at least 2 bytes: bound the count by the bytes */
             if (KW_UNLIKELY((size_t)nheaders > (size_t)(rend - q) / 2))
                 FAIL(KW_SCAN_TRUNCATED, rec, "record.headers_count");
-            if (!c->header_start) {
-                c->header_start = calloc(c->n_total + 1, sizeof(int32_t));
-                if (!c->header_start)
+            if (!c->header_pos) {
+                c->header_pos = calloc(c->n_total ? c->n_total : 1, sizeof(uint32_t));
+                if (!c->header_pos)
                     FAIL(KW_SCAN_NO_MEMORY, rec, "headers");
             }
             if (KW_UNLIKELY(c->nh + (size_t)nheaders > (size_t)INT32_MAX))
                 FAIL(KW_SCAN_TOO_MANY_HEADERS, rec, "record.headers_count");
-            if (grow_headers(c, c->nh + (size_t)nheaders))
-                FAIL(KW_SCAN_NO_MEMORY, rec, "headers");
+            c->header_pos[k] = (uint32_t)(count_at - data);
             for (int32_t h = 0; h < nheaders; h++) {
-                size_t j = c->nh;
-                rc = read_varbytes(&q, rend, data, &c->hkey_len[j], &c->hkey_pos[j]);
-                if (KW_UNLIKELY(rc || c->hkey_len[j] < 0))
+                int32_t hlen;
+                uint32_t hpos;
+                rc = read_varbytes(&q, rend, data, &hlen, &hpos);
+                if (KW_UNLIKELY(rc || hlen < 0))
                     FAIL(rc ? rc : KW_SCAN_BAD_LENGTH, rec, "record.header.key");
-                rc = read_varbytes(&q, rend, data, &c->hval_len[j], &c->hval_pos[j]);
+                rc = read_varbytes(&q, rend, data, &hlen, &hpos);
                 if (KW_UNLIKELY(rc))
                     FAIL(rc, rec, "record.header.value");
-                c->nh++;
             }
+            c->nh += (size_t)nheaders;
         }
-        if (c->header_start)
-            c->header_start[k + 1] = (int32_t)c->nh;
         if (KW_UNLIKELY(q != rend))
             FAIL(KW_SCAN_SIZE_MISMATCH, rec, "record.length");
         offsets[k] = base_offset + off_delta;
@@ -390,8 +358,6 @@ int kw_scan_legacy(kw_columns *c, const uint8_t *data, size_t len, const kw_lega
             FAIL(KW_SCAN_SIZE_MISMATCH, msg, "message.size");
         c->offsets[k] = offset;
         c->timestamps[k] = set->wrapper_timestamp >= 0 ? set->wrapper_timestamp : ts;
-        if (c->header_start)
-            c->header_start[k + 1] = (int32_t)c->nh;
         last_inner = offset;
         c->n = k + 1;
     }
@@ -401,6 +367,31 @@ int kw_scan_legacy(kw_columns *c, const uint8_t *data, size_t len, const kw_lega
         for (size_t k = first; k < c->n; k++)
             c->offsets[k] = set->wrapper_offset - last_inner + c->offsets[k];
     return KW_SCAN_OK;
+}
+
+int32_t kw_read_headers(const uint8_t *data, size_t len, uint32_t pos, uint32_t *key_pos,
+                        int32_t *key_len, uint32_t *value_pos, int32_t *value_len, int32_t max)
+{
+    if (pos == 0 || pos >= len)
+        return pos == 0 ? 0 : -1;
+    const uint8_t *q = data + pos, *end = data + len;
+    int32_t n, klen, vlen;
+    uint32_t kpos, vpos;
+    if (kw_read_varint32(&q, end, &n) || n < 0)
+        return -1;
+    for (int32_t h = 0; h < n; h++) {
+        if (read_varbytes(&q, end, data, &klen, &kpos) || klen < 0)
+            return -1;
+        if (read_varbytes(&q, end, data, &vlen, &vpos))
+            return -1;
+        if (h < max) {
+            if (key_pos) key_pos[h] = kpos;
+            if (key_len) key_len[h] = klen;
+            if (value_pos) value_pos[h] = vpos;
+            if (value_len) value_len[h] = vlen;
+        }
+    }
+    return n;
 }
 
 /* ---- Arrow export -------------------------------------------------------- */

@@ -23,15 +23,15 @@ typedef struct {
     size_t n;   /* records written so far */
     size_t cap; /* room in the arrays above */
 
-    /* header_start[i] .. header_start[i+1] index the header arrays; it is
-     * allocated (n_total + 1 entries) only when the first header is seen. */
-    int32_t *header_start;
+    /* Headers are checked during the scan but not indexed (an index costs 16
+     * bytes a header; this costs 4 bytes a record): header_pos[i] is where
+     * record i's header count sits, relative to its batch's record data, or 0
+     * for a record without headers (0 is never a header count's place: batch
+     * data starts with a record length).  Allocated zeroed, n_total entries,
+     * when the first header is seen; kw_read_headers() parses them on demand. */
+    uint32_t *header_pos;
     size_t n_total;
-    uint32_t *hkey_pos;
-    int32_t *hkey_len;
-    uint32_t *hval_pos;
-    int32_t *hval_len; /* -1: null */
-    size_t nh, hcap;
+    size_t nh; /* headers seen */
 } kw_columns;
 
 enum {
@@ -94,5 +94,13 @@ void kw_fill_binary_views(uint8_t *views, size_t n, const uint32_t *pos, const i
                           const uint8_t *base, int32_t buf_index, int64_t data_start);
 
 void kw_columns_free_headers(kw_columns *cols);
+
+/* Parse the headers of a record whose header count sits at data + pos (data:
+ * its batch's record data, len bytes).  Writes at most max headers into the
+ * arrays (positions relative to data; value length -1 for null) and returns
+ * how many the record has; any array may be NULL to only count.  Returns -1
+ * for bytes that are not a valid header section. */
+int32_t kw_read_headers(const uint8_t *data, size_t len, uint32_t pos, uint32_t *key_pos,
+                        int32_t *key_len, uint32_t *value_pos, int32_t *value_len, int32_t max);
 
 #endif

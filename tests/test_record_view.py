@@ -66,7 +66,8 @@ def test_to_arrow_matches_records(binary, codec):
             table.column("value").to_pylist(),
             table.column("offset").to_pylist(),
             [int(t.value) // 10**6 for t in table.column("timestamp").cast(pa.timestamp("ns"))],
-            table.column("headers").to_pylist(), strict=False,
+            table.column("headers").to_pylist(),
+            strict=False,
         )
     )
     assert rows == expected_rows(view)
@@ -171,3 +172,27 @@ def test_decoding_in_threads_gives_the_same_results():
         assert offsets == reference.offsets.tolist()
         assert values == ref_values
         assert headers == [reference.headers(i) for i in range(0, len(reference), 37)]
+
+
+def test_peak_memory_per_record_with_headers():
+    """Headers are checked at decode but indexed only on demand: 4 bytes a record."""
+    per_batch, n_batches = 500, 20
+    batches = []
+    for b in range(n_batches):
+        recs = [
+            kb.record(i, i, b"k", b"v" * 20, [("trace", b"abc"), ("span", b"d")])
+            for i in range(per_batch)
+        ]
+        batches.append(kb.v2_batch(recs, base_offset=b * per_batch))
+    data = b"".join(batches)
+    n = per_batch * n_batches
+    tracemalloc.start()
+    try:
+        view = decode_records(data)
+        _current, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert view.num_headers == 2 * n
+    assert peak / n <= 40, f"{peak / n:.1f} bytes per record"
+    assert view.headers(n - 1) == [("trace", b"abc"), ("span", b"d")]
+    assert view.header_offsets[-1] == 2 * n
