@@ -30,11 +30,20 @@ test-asan: $(DEPS)
 	ASAN_OPTIONS=detect_leaks=0 PYTHONMALLOC=malloc $(PY) -m pytest tests -q -p no:cacheprovider
 	flock .build.lock $(PY) setup.py -q build_ext --inplace -j 2 --force
 
-bench: build
-	$(PY) -m pytest benchmarks -q --benchmark-only --benchmark-group-by=group --benchmark-columns=min,median,ops --benchmark-sort=name
+# CPU time, not wall time: this 2-core machine is often shared while measuring.
+BENCH := $(PY) -m pytest -q --benchmark-only --benchmark-timer=time.process_time
 
+bench: build
+	mkdir -p out
+	$(BENCH) benchmarks --benchmark-json=out/bench.json
+	$(PY) tools/bench_report.py out/bench.json | tee out/bench.md
+
+# The main job, until the Spark pipeline lands: the records benchmark (decode
+# and build, kafkawire beside aiokafka, kafka-python and the physical limits).
 demo: build
-	$(PY) -m pytest benchmarks -q --benchmark-only --benchmark-group-by=group --benchmark-columns=min,median,ops -k "uncompressed"
+	mkdir -p out
+	$(BENCH) benchmarks/bench_records.py benchmarks/bench_builder.py --benchmark-json=out/demo.json
+	$(PY) tools/bench_report.py out/demo.json | tee out/demo.md
 
 lint: $(DEPS)
 	$(BIN)/ruff check .

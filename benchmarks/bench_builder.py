@@ -1,0 +1,144 @@
+"""Writing record batches: kafkawire vs aiokafka (Cython) vs kafka-python vs physical limits.
+
+One group per workload ("build <workload>"). Builders get Python objects (bytes keys/values,
+int timestamps, header lists) and produce batches of the workload's batch size; the columnar
+encoder gets pyarrow binary arrays, a numpy int64 timestamp array and (headers workload) a
+  list<struct<key: string, value: binary>> array (prepared outside the timing).
+extra_info "bytes" is each implementation's own output size.
+"""
+
+from __future__ import annotations
+
+import crc32c
+import numpy as np
+import pytest
+import workloads
+from workloads import BUILD_WORKLOADS, copy_buffers, kafkawire_attr
+
+
+def _setup(benchmark, wl, impl, kind, role, out_bytes, batches, **extra):
+    benchmark.group = f"build {wl.name}"
+    benchmark.extra_info.update(
+        suite="records",  # what tools/bench_report.py picks out of a JSON with other suites
+        op="build",
+        workload=wl.name,
+        impl=impl,
+        kind=kind,
+        role=role,
+        bytes=out_bytes,
+        records=wl.n_records,
+        batches=batches,
+        codec=wl.spec.codec or "none",
+        **extra,
+    )
+
+
+def _peer_build(builder_cls, wl):
+    # The producer loop of aiokafka/kafka-python: append until full, then build and start over.
+    keys, values, timestamps, headers = wl.keys, wl.values, wl.timestamps, wl.headers
+    size = wl.spec.batch_size
+    out = []
+    builder, in_batch = builder_cls(2, 0, 0, -1, -1, -1, size), 0
+    for i in range(len(values)):
+        if builder.append(in_batch, timestamps[i], keys[i], values[i], headers[i]) is None:
+            out.append(builder.build())
+            builder, in_batch = builder_cls(2, 0, 0, -1, -1, -1, size), 0
+            builder.append(in_batch, timestamps[i], keys[i], values[i], headers[i])
+        in_batch += 1
+    out.append(builder.build())
+    return out
+
+
+def _kafkawire_build(builder_cls, wl):
+    keys, values, timestamps, headers = wl.keys, wl.values, wl.timestamps, wl.headers
+    size = wl.spec.batch_size
+    out = []
+    builder = builder_cls(max_bytes=size)
+    append = builder.append
+    for i in range(len(values)):
+        if not append(values[i], key=keys[i], timestamp=timestamps[i], headers=headers[i]):
+            out.append(builder.build())
+            builder = builder_cls(max_bytes=size)
+            append = builder.append
+            append(values[i], key=keys[i], timestamp=timestamps[i], headers=headers[i])
+    out.append(builder.build())
+    return out
+
+
+def _columnar_args(wl):
+    values, keys, timestamps, headers = wl.arrow_columns()
+    kwargs = {"keys": keys, "timestamps": timestamps, "max_bytes": wl.spec.batch_size}
+    if headers is not None:
+        kwargs["headers"] = headers
+    return values, kwargs
+
+
+def _total(batches):
+    return sum(len(b) for b in batches)
+
+
+@pytest.mark.parametrize("workload", BUILD_WORKLOADS)
+def test_kafkawire_batch_builder(benchmark, get_workload, workload):
+    builder_cls = kafkawire_attr("BatchBuilder")
+    wl = get_workload(workload)
+    out = _kafkawire_build(builder_cls, wl)
+    _setup(benchmark, wl, "kafkawire.BatchBuilder", "objects", "kafkawire", _total(out), len(out))
+    benchmark(_kafkawire_build, builder_cls, wl)
+
+
+@pytest.mark.parametrize("workload", BUILD_WORKLOADS)
+def test_kafkawire_build_batches(benchmark, get_workload, workload):
+    build_batches = kafkawire_attr("build_batches")
+    wl = get_workload(workload)
+    values, kwargs = _columnar_args(wl)
+    out = build_batches(values, **kwargs)
+    _setup(benchmark, wl, "kafkawire.build_batches", "columnar", "kafkawire", _total(out), len(out))
+    benchmark(build_batches, values, **kwargs)
+
+
+@pytest.mark.parametrize("workload", BUILD_WORKLOADS)
+def test_aiokafka(benchmark, get_workload, workload):
+    _, _, builder_cls = workloads.aiokafka_cython()
+    wl = get_workload(workload)
+    out = _peer_build(builder_cls, wl)
+    _setup(benchmark, wl, "aiokafka (Cython)", "objects", "peer", _total(out), len(out))
+    benchmark(_peer_build, builder_cls, wl)
+
+
+@pytest.mark.parametrize("workload", BUILD_WORKLOADS)
+def test_kafka_python(benchmark, get_workload, workload):
+    from kafka.record.default_records import DefaultRecordBatchBuilder
+
+    wl = get_workload(workload)
+    out = _peer_build(DefaultRecordBatchBuilder, wl)
+    _setup(benchmark, wl, "kafka-python", "objects", "peer", _total(out), len(out))
+    # Pure Python and slow: a few rounds are plenty.
+    benchmark.pedantic(_peer_build, (DefaultRecordBatchBuilder, wl), rounds=3)
+
+
+def _limit_input(wl):
+    """The bytes the limits run over: the columnar encoder's output when it exists."""
+    try:
+        import kafkawire
+
+        values, kwargs = _columnar_args(wl)
+        return b"".join(kafkawire.build_batches(values, **kwargs)), "kafkawire.build_batches"
+    except (ImportError, AttributeError, TypeError, NotImplementedError):
+        return wl.data, "aiokafka builder (build_batches unavailable)"
+
+
+@pytest.mark.parametrize("workload", BUILD_WORKLOADS)
+def test_limit_crc32c(benchmark, get_workload, workload):
+    wl = get_workload(workload)
+    data, source = _limit_input(wl)
+    _setup(benchmark, wl, "crc32c", "checksum", "limit", len(data), None, over=source)
+    benchmark(crc32c.crc32c, data)
+
+
+@pytest.mark.parametrize("workload", BUILD_WORKLOADS)
+def test_limit_memcpy(benchmark, get_workload, workload):
+    wl = get_workload(workload)
+    data, source = _limit_input(wl)
+    _setup(benchmark, wl, "memcpy", "copy (preallocated)", "limit", len(data), None, over=source)
+    dst, src = copy_buffers(data)
+    benchmark(np.copyto, dst, src)

@@ -1,0 +1,286 @@
+"""Turn a pytest-benchmark JSON file into Markdown tables and the issue's target checks.
+
+    pytest benchmarks --benchmark-only --benchmark-json=out/bench.json
+    python tools/bench_report.py out/bench.json
+
+Needs the extra_info written by benchmarks/bench_*.py (op, workload, impl, kind, role, bytes,
+records). Ratios: "vs peer" = peer median time / this median time (same records, > 1 is
+faster); "vs limit" = this MB/s / the limit's MB/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+
+PEER = "aiokafka (Cython)"
+ORDER = {"kafkawire": 0, "peer": 1, "limit": 2}
+
+
+@dataclass
+class Row:
+    group: str
+    op: str
+    workload: str
+    impl: str
+    kind: str
+    role: str
+    codec: str
+    seconds: float
+    best: float
+    rounds: int
+    nbytes: int
+    records: int
+    batches: int | None
+    extra: dict
+
+    @property
+    def mbps(self) -> float:
+        return self.nbytes / self.seconds / 1e6
+
+    @property
+    def recps(self) -> float:
+        return self.records / self.seconds
+
+
+def load(path: str, stat: str) -> tuple[dict, list[Row]]:
+    with open(path) as f:
+        doc = json.load(f)
+    rows = []
+    for b in doc["benchmarks"]:
+        x = b.get("extra_info") or {}
+        if x.get("suite") != "records":
+            continue  # another suite's benchmark (e.g. bench_codecs.py)
+        rows.append(
+            Row(
+                group=b["group"] or x["workload"],
+                op=x["op"],
+                workload=x["workload"],
+                impl=x["impl"],
+                kind=x["kind"],
+                role=x["role"],
+                codec=x.get("codec", "none"),
+                seconds=b["stats"][stat],
+                best=b["stats"]["min"],
+                rounds=b["stats"]["rounds"],
+                nbytes=x["bytes"],
+                records=x["records"],
+                batches=x.get("batches"),
+                extra=x,
+            )
+        )
+    return doc, rows
+
+
+def limit_name(op: str, codec: str) -> str:
+    # Compressed reads cannot beat checksum + decompression; everything else is bounded by crc32c.
+    return "crc32c+decompress" if op == "read" and codec != "none" else "crc32c"
+
+
+def _fmt_ratio(r: float | None) -> str:
+    return "—" if r is None else f"{r:.2f}x"
+
+
+def _fmt_num(v: float) -> str:
+    return f"{v:,.0f}" if v >= 100 else f"{v:.2f}"
+
+
+def group_table(rows: list[Row], stat: str) -> list[str]:
+    first = rows[0]
+    by_impl = {r.impl: r for r in rows}
+    peer = by_impl.get(PEER)
+    lim_name = limit_name(first.op, first.codec)
+    lim = by_impl.get(lim_name)
+    input_note = (
+        f"{first.records:,} records, input {first.nbytes / 1e6:.1f} MB"
+        f" in {first.batches} batches, codec {first.codec}"
+        if first.op == "read"
+        else f"{first.records:,} records from Python objects / arrow columns, codec {first.codec}"
+    )
+    out = [
+        f"### {first.group}",
+        "",
+        input_note,
+        "",
+        f"| implementation | what | {stat} ms | min ms | rounds | MB/s | records/s "
+        f"| vs {PEER} | vs {lim_name} |",
+        "|---|---|--:|--:|--:|--:|--:|--:|--:|",
+    ]
+    for r in sorted(rows, key=lambda r: (ORDER.get(r.role, 9), r.seconds)):
+        what = r.kind
+        if r.extra.get("crc"):
+            what += f", CRC {r.extra['crc']}"
+        vs_peer = peer.seconds / r.seconds if peer and r.role != "limit" else None
+        vs_lim = r.mbps / lim.mbps if lim else None
+        out.append(
+            f"| {r.impl} | {what} | {r.seconds * 1e3:.2f} | {r.best * 1e3:.2f} | {r.rounds} "
+            f"| {_fmt_num(r.mbps)} "
+            f"| {r.recps:,.0f} | {_fmt_ratio(vs_peer)} | {_fmt_ratio(vs_lim)} |"
+        )
+    out.append("")
+    return out
+
+
+@dataclass
+class Check:
+    text: str
+    met: bool | None  # None: not measured
+    detail: str
+
+
+def checks(groups: dict[str, list[Row]]) -> list[Check]:
+    res: list[Check] = []
+
+    def get(rows, impl):
+        return next((r for r in rows if r.impl == impl), None)
+
+    def ratio_check(text, num, den, target, how):
+        if num is None or den is None:
+            missing = " and ".join(
+                n for n, r in (("kafkawire", num), ("reference", den)) if r is None
+            )
+            res.append(Check(text, None, f"{missing} missing"))
+            return
+        # speedup: same work, so a time ratio; throughput: each on its own bytes.
+        value = den.seconds / num.seconds if how == "speedup" else num.mbps / den.mbps
+        res.append(Check(text, value >= target, f"{value:.2f}x (target ≥ {target}x)"))
+
+    for rows in groups.values():
+        op, codec, wl = rows[0].op, rows[0].codec, rows[0].workload
+        dec = get(rows, "kafkawire.decode_records")
+        if op == "read" and codec == "none":
+            ratio_check(
+                f"{wl}: decode_records (CRC) ≥ 10x aiokafka Cython reader (no CRC)",
+                dec,
+                get(rows, PEER),
+                10,
+                "speedup",
+            )
+            ratio_check(
+                f"{wl}: decode_records ≥ 0.5x crc32c-alone throughput",
+                dec,
+                get(rows, "crc32c"),
+                0.5,
+                "throughput",
+            )
+            ratio_check(
+                f"{wl}: read_batches objects (CRC) ≥ 2x aiokafka Cython reader (no CRC)",
+                get(rows, "kafkawire.read_batches"),
+                get(rows, PEER),
+                2,
+                "speedup",
+            )
+            if dec is None or "bytes_per_record_above_input" not in dec.extra:
+                res.append(
+                    Check(
+                        f"{wl}: decode_records peak ≤ input + 40 B/record",
+                        None,
+                        "decode_records missing",
+                    )
+                )
+            else:
+                bpr = dec.extra["bytes_per_record_above_input"]
+                rss = dec.extra.get("rss_bytes_per_record_above_input")
+                detail = (
+                    f"tracemalloc: input + {bpr:.1f} B/record "
+                    f"({dec.extra['tracemalloc_peak_with_columns'] / 1e6:.1f} MB above the "
+                    f"{dec.nbytes / 1e6:.1f} MB input)"
+                )
+                if rss is not None:
+                    # RSS also sees malloc() in C code, which tracemalloc does not.
+                    detail += f"; peak RSS of a fresh process: input + {rss:.1f} B/record"
+                    if rss > 40:
+                        detail += " (**over 40 by RSS**)"
+                res.append(
+                    Check(f"{wl}: decode_records peak ≤ input + 40 B/record", bpr <= 40, detail)
+                )
+        elif op == "read":
+            lim = get(rows, "crc32c+decompress")
+            if dec is None or lim is None:
+                res.append(
+                    Check(
+                        f"{wl}: decode_records within 1.25x of crc32c + decompression",
+                        None,
+                        "decode_records or the limit missing",
+                    )
+                )
+            else:
+                value = dec.seconds / lim.seconds
+                res.append(
+                    Check(
+                        f"{wl}: decode_records within 1.25x of crc32c + decompression",
+                        value <= 1.25,
+                        f"{value:.2f}x the time (target ≤ 1.25x)",
+                    )
+                )
+            ratio_check(
+                f"{wl}: read_batches objects (CRC) ≥ 2x aiokafka Cython reader (no CRC)",
+                get(rows, "kafkawire.read_batches"),
+                get(rows, PEER),
+                2,
+                "speedup",
+            )
+        elif op == "build":
+            ratio_check(
+                f"{wl}: BatchBuilder ≥ 2x aiokafka Cython builder",
+                get(rows, "kafkawire.BatchBuilder"),
+                get(rows, PEER),
+                2,
+                "speedup",
+            )
+            ratio_check(
+                f"{wl}: build_batches ≥ 0.3x crc32c-alone throughput on its output",
+                get(rows, "kafkawire.build_batches"),
+                get(rows, "crc32c"),
+                0.3,
+                "throughput",
+            )
+    return res
+
+
+def header(doc: dict) -> list[str]:
+    mi = doc.get("machine_info", {})
+    cpu = mi.get("cpu", {})
+    ours = mi.get("kafkawire_bench", {})
+    parts = [
+        f"Python {mi.get('python_version', '?')}",
+        f"{cpu.get('brand_raw', '?')} ({cpu.get('count', '?')} cores)",
+        *(f"{k} {v}" for k, v in ours.items() if k not in ("python", "aiokafka_records")),
+    ]
+    timers = {b.get("options", {}).get("timer", "?") for b in doc.get("benchmarks", [])}
+    parts.append("timer " + ", ".join(sorted(timers)))
+    lines = [f"Run {doc.get('datetime', '?')}: " + "; ".join(parts) + "."]
+    if "aiokafka_records" in ours:
+        lines.append(f"aiokafka records: {ours['aiokafka_records']}.")
+    return [*lines, ""]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("json", help="pytest-benchmark JSON (--benchmark-json=...)")
+    ap.add_argument("--stat", default="median", choices=["median", "min", "mean"])
+    args = ap.parse_args(argv)
+
+    doc, rows = load(args.json, args.stat)
+    groups: dict[str, list[Row]] = {}
+    for r in rows:
+        groups.setdefault(r.group, []).append(r)
+    # Reads before builds; workloads in the order the benchmarks define them.
+    names = sorted(groups, key=lambda g: (groups[g][0].op != "read", list(groups).index(g)))
+    groups = {g: groups[g] for g in names}
+
+    out = header(doc)
+    for g in names:
+        out += group_table(groups[g], args.stat)
+    out += ["### Targets", ""]
+    for c in checks(groups):
+        mark = {True: "met", False: "**not met**", None: "not measured"}[c.met]
+        out.append(f"- {c.text}: {mark} — {c.detail}")
+    print("\n".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
