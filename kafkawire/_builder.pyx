@@ -14,9 +14,9 @@ from cpython.bytes cimport (
     PyBytes_FromStringAndSize,
     PyBytes_GET_SIZE,
 )
-from cpython.long cimport PyLong_Check
+from cpython.long cimport PyLong_Check, PyLong_CheckExact
 from cpython.number cimport PyNumber_Index
-from cpython.ref cimport PyObject
+from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
 from cpython.tuple cimport PyTuple_CheckExact, PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from cpython.unicode cimport PyUnicode_Check
 from libc.stdint cimport (
@@ -44,6 +44,7 @@ cdef extern from "Python.h":
     object PyMemoryView_FromMemory(char *mem, Py_ssize_t size, int flags)
     int PyBUF_READ
     object PySequence_Fast(object o, const char *msg)
+    int _PyBytes_Resize(PyObject **b, Py_ssize_t size) except -1
     Py_ssize_t PySequence_Fast_GET_SIZE(object o)
     PyObject **PySequence_Fast_ITEMS(object o)
 
@@ -180,7 +181,11 @@ cdef object _fast_seq(object o, str name):
 
 @cython.final
 cdef class BatchBuilder:
-    """Builds one record batch (magic 2) or legacy message set (magic 0/1); see the stub."""
+    """Builds one record batch (magic 2) or legacy message set (magic 0/1).
+
+    append() records (False when the next one would pass max_bytes; the first always
+    fits), then build() the bytes once.  The stub (_builder.pyi) documents every argument.
+    """
 
     cdef uint8_t *_buf
     cdef size_t _cap
@@ -206,6 +211,8 @@ cdef class BatchBuilder:
     cdef Py_buffer *_views
     cdef Py_ssize_t _view_cap
     cdef Py_ssize_t _nviews
+    # set by build_batches: the bytes object that holds _buf (None: _buf is malloc'd)
+    cdef object _out
 
     def __init__(
         self,
@@ -250,7 +257,8 @@ cdef class BatchBuilder:
 
     def __dealloc__(self):
         self._release_views()
-        free(self._buf)
+        if self._out is None:
+            free(self._buf)
         free(self._hdrs)
         free(self._views)
 
@@ -289,14 +297,23 @@ cdef class BatchBuilder:
         cdef const uint8_t *kp = NULL
         cdef Py_ssize_t vl, kl, nh = 0
         cdef int64_t ts
+        cdef int overflow = 0
         cdef object hseq = None
         if self._built:
             raise EncodeError("append after build")
-        ts = _now_ms() if timestamp is None else _int_arg(timestamp, -1, INT64_MAX, "timestamp")
+        if timestamp is None:
+            ts = _now_ms()
+        elif PyLong_CheckExact(timestamp):
+            ts = PyLong_AsLongLongAndOverflow(timestamp, &overflow)
+            if overflow or ts < -1:
+                _int_arg(timestamp, -1, INT64_MAX, "timestamp")  # raises, saying why
+        else:
+            ts = _int_arg(timestamp, -1, INT64_MAX, "timestamp")
         try:
             vl = self._borrow(value, &vp, "value")
             kl = self._borrow(key, &kp, "key")
-            if not (PyTuple_CheckExact(headers) and PyTuple_GET_SIZE(headers) == 0):
+            if headers is not None and not (
+                    PyTuple_CheckExact(headers) and PyTuple_GET_SIZE(headers) == 0):
                 # hseq keeps the header objects, whose bytes _hdrs points at, alive
                 hseq = _fast_seq(headers, "headers")
                 nh = self._fill_headers(hseq)
@@ -375,17 +392,51 @@ cdef class BatchBuilder:
 
     cdef int _reserve(self, size_t extra) except -1:
         cdef size_t n
+        cdef size_t at = self._len
         cdef uint8_t *p
+        cdef PyObject *o
         if self._len + extra <= self._cap:
             return 0
         n = self._cap * 2
         if n < self._len + extra:
             n = self._len + extra
-        p = <uint8_t *>realloc(self._buf, n)
-        if p == NULL:
-            raise MemoryError()
+        if self._out is None:
+            p = <uint8_t *>realloc(self._buf, n)
+            if p == NULL:
+                raise MemoryError()
+        else:
+            # the buffer is the bytes object build() will return; resizing needs the only reference
+            o = <PyObject *>self._out
+            Py_INCREF(self._out)
+            self._out = None
+            self._buf = NULL  # on failure the resize frees the old bytes
+            self._cap = self._len = 0
+            _PyBytes_Resize(&o, <Py_ssize_t>n)
+            self._out = <object>o
+            Py_DECREF(self._out)
+            p = <uint8_t *>PyBytes_AS_STRING(self._out)
         self._buf = p
+        self._len = at
         self._cap = n
+        return 0
+
+    cdef int _restart(self, int64_t base_offset, int32_t base_sequence, size_t cap) except -1:
+        """Empty the builder for the next batch of build_batches, keeping its settings.
+
+        Uncompressed, the records go straight into the bytes object that build() returns.
+        """
+        self._base_offset = base_offset
+        self._base_sequence = base_sequence
+        self._count = 0
+        self._built = False
+        self._len = V2_HEADER
+        if not self._codec:
+            if self._out is None:
+                free(self._buf)
+            self._buf = NULL
+            self._out = PyBytes_FromStringAndSize(NULL, <Py_ssize_t>cap)
+            self._buf = <uint8_t *>PyBytes_AS_STRING(self._out)
+            self._cap = cap
         return 0
 
     cdef int _add(self, const uint8_t *kp, Py_ssize_t kl, const uint8_t *vp, Py_ssize_t vl,
@@ -397,9 +448,11 @@ cdef class BatchBuilder:
         cdef uint8_t *p
         if self._magic < 2:
             return self._add_legacy(kp, kl, vp, vl, ts, nh)
-        delta = ts - self._first_ts if self._count else 0
-        body = (1 + kw_varint64_size(delta) + kw_varint64_size(self._count)
-                + kw_varint64_size(nh))
+        # locals: the stores below may alias any field as far as the compiler knows
+        cdef int32_t count = self._count
+        cdef size_t at = self._len
+        delta = ts - self._first_ts if count else 0
+        body = 1 + kw_varint64_size(delta) + kw_varint64_size(count) + kw_varint64_size(nh)
         body += 1 if kl < 0 else kw_varint64_size(kl) + kl
         body += 1 if vl < 0 else kw_varint64_size(vl) + vl
         for i in range(nh):
@@ -407,18 +460,19 @@ cdef class BatchBuilder:
             body += kw_varint64_size(h.klen) + h.klen
             body += 1 if h.vlen < 0 else kw_varint64_size(h.vlen) + h.vlen
         size = kw_varint64_size(body) + body
-        if self._count:
-            if <int64_t>self._len + size > self._max_bytes:
+        if count:
+            if <int64_t>at + size > self._max_bytes:
                 return 0
-            if self._count == INT32_MAX:
+            if count == INT32_MAX:
                 raise EncodeError("a batch holds at most 2**31 - 1 records")
-        if <int64_t>self._len + size > INT32_MAX:
+        if <int64_t>at + size > INT32_MAX:
             raise EncodeError("record too large for a batch")
-        self._reserve(<size_t>size)
-        p = kw_write_varint64(self._buf + self._len, body)
+        if at + <size_t>size > self._cap:
+            self._reserve(<size_t>size)
+        p = kw_write_varint64(self._buf + at, body)
         p[0] = 0  # record attributes: unused
         p = kw_write_varint64(p + 1, delta)
-        p = kw_write_varint64(p, self._count)
+        p = kw_write_varint64(p, count)
         p = _put_bytes_v(p, kp, kl)
         p = _put_bytes_v(p, vp, vl)
         p = kw_write_varint64(p, nh)
@@ -426,8 +480,8 @@ cdef class BatchBuilder:
             h = &self._hdrs[i]
             p = _put_bytes_v(p, h.key, h.klen)
             p = _put_bytes_v(p, h.val, h.vlen)
-        self._len += <size_t>size
-        if self._count == 0:
+        self._len = at + <size_t>size
+        if count == 0:
             self._first_ts = ts
             self._max_ts = ts
         elif ts > self._max_ts:
@@ -478,48 +532,39 @@ cdef class BatchBuilder:
     cdef bytes _build_v2(self):
         cdef bytes out
         cdef bytes packed = None
-        cdef uint8_t *o
-        cdef size_t records = self._len - V2_HEADER, total
+        cdef PyObject *o
+        cdef size_t records = self._len - V2_HEADER
         cdef Py_ssize_t plen
         cdef int attrs = self._codec
+        if self._len > INT32_MAX:
+            raise EncodeError("batch too large")
+        if self._out is not None:
+            _put_v2_header(self, self._buf, self._len, attrs)
+            o = <PyObject *>self._out
+            Py_INCREF(self._out)
+            self._out = None
+            self._buf = NULL
+            _PyBytes_Resize(&o, <Py_ssize_t>self._len)
+            out = <bytes>o
+            Py_DECREF(out)
+            return out
         if self._codec:
             packed = _codec_module().compress(
                 self._codec,
                 PyMemoryView_FromMemory(<char *>self._buf + V2_HEADER, records, PyBUF_READ),
                 magic=2,
             )
-            # max_bytes is a hard limit: incompressible data goes out uncompressed instead
             plen = len(packed)
+            # max_bytes is a hard limit: incompressible data goes out uncompressed instead
             if V2_HEADER + plen > self._max_bytes and <size_t>plen > records:
                 packed = None
                 attrs = 0
-        total = V2_HEADER + (records if packed is None else <size_t>len(packed))
-        if total > INT32_MAX:
-            raise EncodeError("batch too large")
-        out = PyBytes_FromStringAndSize(NULL, total)
-        o = <uint8_t *>PyBytes_AS_STRING(out)
         if packed is None:
-            memcpy(o + V2_HEADER, self._buf + V2_HEADER, records)
+            out = PyBytes_FromStringAndSize(<char *>self._buf, self._len)
         else:
-            memcpy(o + V2_HEADER, PyBytes_AS_STRING(packed), total - V2_HEADER)
-        attrs |= self._ts_type << 3
-        if self._transactional:
-            attrs |= ATTR_TRANSACTIONAL
-        if self._control:
-            attrs |= ATTR_CONTROL
-        kw_put_be64(o, <uint64_t>self._base_offset)
-        kw_put_be32(o + 8, <uint32_t>(total - LOG_OVERHEAD))
-        kw_put_be32(o + 12, <uint32_t>self._leader_epoch)
-        o[16] = 2
-        kw_put_be16(o + V2_ATTRS_AT, <uint16_t>attrs)
-        kw_put_be32(o + 23, <uint32_t>(self._count - 1))
-        kw_put_be64(o + 27, <uint64_t>self._first_ts)
-        kw_put_be64(o + 35, <uint64_t>self._max_ts)
-        kw_put_be64(o + 43, <uint64_t>self._producer_id)
-        kw_put_be16(o + 51, <uint16_t>self._producer_epoch)
-        kw_put_be32(o + 53, <uint32_t>self._base_sequence)
-        kw_put_be32(o + 57, <uint32_t>self._count)
-        kw_put_be32(o + V2_CRC_AT, kw_crc32c(0, o + V2_ATTRS_AT, total - V2_ATTRS_AT))
+            out = PyBytes_FromStringAndSize(NULL, V2_HEADER + plen)
+            memcpy(PyBytes_AS_STRING(out) + V2_HEADER, PyBytes_AS_STRING(packed), plen)
+        _put_v2_header(self, <uint8_t *>PyBytes_AS_STRING(out), PyBytes_GET_SIZE(out), attrs)
         return out
 
     cdef bytes _build_legacy(self):
@@ -542,6 +587,28 @@ cdef class BatchBuilder:
                     self._codec | (self._ts_type << 3), self._max_ts,
                     NULL, -1, <const uint8_t *>PyBytes_AS_STRING(packed), plen)
         return out
+
+
+cdef void _put_v2_header(BatchBuilder b, uint8_t *o, size_t total, int attrs) noexcept:
+    """Fill in the 61-byte header of the batch at o (total bytes) and its CRC."""
+    attrs |= b._ts_type << 3
+    if b._transactional:
+        attrs |= ATTR_TRANSACTIONAL
+    if b._control:
+        attrs |= ATTR_CONTROL
+    kw_put_be64(o, <uint64_t>b._base_offset)
+    kw_put_be32(o + 8, <uint32_t>(total - LOG_OVERHEAD))
+    kw_put_be32(o + 12, <uint32_t>b._leader_epoch)
+    o[16] = 2
+    kw_put_be16(o + V2_ATTRS_AT, <uint16_t>attrs)
+    kw_put_be32(o + 23, <uint32_t>(b._count - 1))
+    kw_put_be64(o + 27, <uint64_t>b._first_ts)
+    kw_put_be64(o + 35, <uint64_t>b._max_ts)
+    kw_put_be64(o + 43, <uint64_t>b._producer_id)
+    kw_put_be16(o + 51, <uint16_t>b._producer_epoch)
+    kw_put_be32(o + 53, <uint32_t>b._base_sequence)
+    kw_put_be32(o + 57, <uint32_t>b._count)
+    kw_put_be32(o + V2_CRC_AT, kw_crc32c(0, o + V2_ATTRS_AT, total - V2_ATTRS_AT))
 
 
 cdef inline uint8_t *_put_bytes_v(uint8_t *p, const uint8_t *src, Py_ssize_t n) noexcept:
@@ -589,7 +656,7 @@ def build_control_batch(
     timestamp=None,
     partition_leader_epoch=-1,
 ):
-    """A transaction marker batch (see the stub)."""
+    """A transactional control batch holding one commit or abort marker."""
     cdef BatchBuilder b
     cdef uint8_t key[4]
     cdef uint8_t value[6]
@@ -625,7 +692,7 @@ cdef enum:
     K_PYSEQ = 5  # sequence of bytes-like / None
 
 
-cdef bint _is_arrow(object o):
+cdef bint _is_arrow(object o) except -1:
     return type(o).__module__.startswith("pyarrow")
 
 
@@ -687,6 +754,18 @@ cdef class _Col:
 
     cdef inline Py_ssize_t get(self, Py_ssize_t i, const uint8_t **p) except -2:
         """Length of row i (-1: null), its bytes at p[0]."""
+        cdef Py_ssize_t r = i - self.start
+        cdef int32_t a
+        # the common case inlined: binary or string, inside the loaded chunk
+        if self.kind == K_OFF32 and i < self.end:
+            if self.valid != NULL and not (self.valid[(r + self.bit_off) >> 3] >> ((r + self.bit_off) & 7)) & 1:
+                return -1
+            a = (<const int32_t *>self.offs)[r]
+            p[0] = self.data + a
+            return (<const int32_t *>self.offs)[r + 1] - a
+        return self._get(i, p)
+
+    cdef Py_ssize_t _get(self, Py_ssize_t i, const uint8_t **p) except -2:
         cdef Py_ssize_t r, n
         cdef int64_t a, b
         cdef const uint8_t *v
@@ -743,7 +822,7 @@ cdef class _Col:
         return PyBytes_GET_SIZE(item)
 
 
-cdef const uint8_t *_addr(object buf):
+cdef const uint8_t *_addr(object buf) except NULL:
     if buf is None or buf.size == 0:
         return _EMPTY
     return <const uint8_t *><size_t>buf.address
@@ -951,7 +1030,8 @@ def build_batches(
     is_transactional=False,
     partition_leader_epoch=-1,
 ):
-    """Encode columns into as many magic 2 batches as max_bytes needs (see the stub)."""
+    """Encode columns (Arrow, numpy 'S<n>', or sequences) into magic 2 batches of at most
+    max_bytes each, byte-identical to appending the rows one by one to BatchBuilder."""
     cdef _Col vcol = _column(values, "values")
     cdef _Col kcol = None
     cdef _HdrCol hcol = None
@@ -966,6 +1046,7 @@ def build_batches(
     cdef list out = []
     cdef object ts_arr
     cdef int added
+    cdef size_t cap
     if keys is not None:
         kcol = _column(keys, "keys")
         if kcol.length != n:
@@ -978,34 +1059,39 @@ def build_batches(
     if ts_arr is not None and n:
         tsv = ts_arr
         tsp = &tsv[0]
-    params = dict(
+    b = BatchBuilder(
         compression=compression,
         max_bytes=max_bytes,
+        base_offset=base_offset,
         partition_leader_epoch=partition_leader_epoch,
         producer_id=producer_id,
         producer_epoch=producer_epoch,
+        base_sequence=base_sequence,
         is_transactional=is_transactional,
     )
-    b = BatchBuilder(base_offset=base_offset, base_sequence=base_sequence, **params)
     if n == 0:
         return out
+    # room for a full batch, unless that is far more than the data needs
+    cap = <size_t>b._max_bytes + 16
+    if cap > 4 << 20:
+        cap = 4 << 20
     offset = b._base_offset
     seq = b._base_sequence
+    b._restart(offset, seq, cap)
     while i < n:
         vl = vcol.get(i, &vp)
         kl = -1 if kcol is None else kcol.get(i, &kp)
         nh = 0 if hcol is None else hcol.fill(i, b)
-        try:
-            added = b._add(kp, kl, vp, vl, now if tsp == NULL else tsp[i], nh)
-        finally:
-            if b._nviews:
-                b._release_views()
+        # (on an exception, b's views go with b)
+        added = b._add(kp, kl, vp, vl, now if tsp == NULL else tsp[i], nh)
+        if b._nviews:  # header values from a Python headers column
+            b._release_views()
         if not added:
             # full: this row opens the next batch, where it always fits
             out.append(b.build())
             offset += b._count
             seq = _next_sequence(seq, b._count)
-            b = BatchBuilder(base_offset=offset, base_sequence=seq, **params)
+            b._restart(offset, seq, cap)
             continue
         i += 1
     out.append(b.build())
