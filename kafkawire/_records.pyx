@@ -355,11 +355,11 @@ cdef class _Walker:
             else:
                 check_v2_crc(b, p)
         if codec > 4:
-            raise UnsupportedError(f"unknown compression codec {codec}", offset=pos + 21,
-                                   batch_offset=b.base_offset, field="attributes")
+            self.fail(b, p, UnsupportedError(f"unknown compression codec {codec}", offset=pos + 21,
+                                             batch_offset=b.base_offset, field="attributes"))
         if b.record_count < 0:
-            raise CorruptError(f"negative record count {b.record_count}", offset=pos + 57,
-                               batch_offset=b.base_offset, field="record_count")
+            self.fail(b, p, CorruptError(f"negative record count {b.record_count}", offset=pos + 57,
+                                         batch_offset=b.base_offset, field="record_count"))
         if codec == 0:
             b.segment = 0
             b.data_start = pos + V2_HEADER
@@ -368,9 +368,17 @@ cdef class _Walker:
             b.segment = self.decompress(b, codec, pos + V2_HEADER, body)
             b.data_start = 0
         if b.record_count > b.data_len // MIN_RECORD_BYTES:
-            raise CorruptError(f"record count {b.record_count} cannot fit in {b.data_len} bytes",
-                               offset=pos + 57, batch_offset=b.base_offset, field="record_count")
+            self.fail(b, p, CorruptError(
+                f"record count {b.record_count} cannot fit in {b.data_len} bytes",
+                offset=pos + 57, batch_offset=b.base_offset, field="record_count"))
         return 0
+
+    cdef int fail(self, BatchInfo *b, const uint8_t *p, exc) except -1:
+        """Raise exc, unless the batch's CRC (not checked yet) is wrong: a
+        mismatch is the root cause, so it is what gets reported."""
+        if b.crc_pending:
+            check_v2_crc(b, p)
+        raise exc
 
     cdef int32_t decompress(self, BatchInfo *b, int codec, int64_t start, int64_t length) except -1:
         cdef object payload = memoryview(self.source).cast("B")[start:start + length]
