@@ -92,6 +92,45 @@ KW_INLINE int64_t fast_varint64(const uint8_t **pp, int *bad)
     return (int64_t)((v >> 1) ^ (0 - (v & 1)));
 }
 
+/* Check a record's header section (count at q, record end rend, with the
+ * fast path's slack after rend) and note where it is.  Returns -1 for
+ * anything unusual; the checked path then re-reads the record. */
+static int fast_headers(kw_columns *c, size_t k, const uint8_t *data, const uint8_t *q,
+                        const uint8_t *rend)
+{
+    int bad = 0;
+    const uint8_t *count_at = q;
+    int32_t n = fast_varint32(&q, &bad);
+    if (bad || n <= 0 || n > (rend - q) / 2 || c->nh + (size_t)n > (size_t)INT32_MAX)
+        return -1;
+    for (int32_t h = 0; h < n; h++) {
+        /* q < rend before each read, and a read takes at most 5 bytes of slack */
+        if (q >= rend)
+            return -1;
+        int32_t klen = fast_varint32(&q, &bad);
+        if (bad || klen < 0 || klen > rend - q)
+            return -1;
+        q += klen;
+        if (q >= rend)
+            return -1;
+        int32_t vlen = fast_varint32(&q, &bad);
+        if (bad || vlen < -1 || vlen > rend - q)
+            return -1;
+        if (vlen > 0)
+            q += vlen;
+    }
+    if (q != rend)
+        return -1;
+    if (!c->header_pos) {
+        c->header_pos = calloc(c->n_total ? c->n_total : 1, sizeof(uint32_t));
+        if (!c->header_pos)
+            return -1; /* the checked path reports it */
+    }
+    c->header_pos[k] = (uint32_t)(count_at - data);
+    c->nh += (size_t)n;
+    return 0;
+}
+
 /* Bytes a record's fast path may read past its end: the timestamp delta (10),
  * the offset delta (5) and the key length (5) are read before any check. */
 #define FAST_SLACK 20
@@ -151,6 +190,15 @@ int kw_scan_v2(kw_columns *c, const uint8_t *data, size_t len, const kw_v2_batch
                     }
                     if (KW_LIKELY(!bad && q < rend && *q == 0 && q + 1 == rend)) {
                         /* no headers: the common case */
+                        offsets[k] = base_offset + off_delta;
+                        timestamps[k] = log_append_time >= 0 ? log_append_time
+                                                             : base_timestamp + ts_delta;
+                        c->n = k + 1;
+                        p = rend;
+                        continue;
+                    }
+                    if (!bad && q < rend &&
+                        fast_headers(c, k, data, q, rend) == 0) {
                         offsets[k] = base_offset + off_delta;
                         timestamps[k] = log_append_time >= 0 ? log_append_time
                                                              : base_timestamp + ts_delta;
