@@ -45,6 +45,10 @@ demo: build
 	$(BENCH) benchmarks/bench_records.py benchmarks/bench_builder.py --benchmark-json=out/demo.json
 	$(PY) tools/bench_report.py out/demo.json | tee out/demo.md
 
+# Regenerate kafkawire/protocol/_generated_messages.py(i) from the vendored schemas.
+generate: $(DEPS)
+	$(PY) tools/generate_messages.py
+
 lint: $(DEPS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -1,0 +1,31 @@
+from typing import TypeVar
+
+from kafkawire.protocol._base import Message
+from kafkawire.protocol._generated_messages import RequestHeader, ResponseHeader
+
+M = TypeVar("M", bound=Message)
+Buffer = bytes | bytearray | memoryview
+
+def encode_request(
+    msg: Message,
+    *,
+    version: int,
+    correlation_id: int = 0,
+    client_id: str | None = None,
+    size_prefix: bool = True,
+    drop_unsupported: bool = False,
+) -> bytes: ...
+def encode_response(
+    msg: Message,
+    *,
+    version: int,
+    correlation_id: int,
+    size_prefix: bool = True,
+    drop_unsupported: bool = False,
+) -> bytes: ...
+def decode_request(frame: Buffer) -> tuple[RequestHeader, Message]: ...
+def decode_response(
+    frame: Buffer, *, api_key: int, api_version: int
+) -> tuple[ResponseHeader, Message]: ...
+def encode(msg: Message, *, version: int, drop_unsupported: bool = False) -> bytes: ...
+def decode(cls: type[M], data: Buffer, *, version: int) -> M: ...
