@@ -240,6 +240,50 @@ def checks(groups: dict[str, list[Row]]) -> list[Check]:
     return res
 
 
+# Message codec targets (issue 3): op -> (peer, minimum speed-up of kafkawire over it)
+MESSAGE_TARGETS = {
+    "decode": (("kio", 2.0), ("kafka-python", 5.0)),
+    "encode": (("kio", 10.0),),
+}
+
+
+def message_report(doc: dict, stat: str) -> list[str]:
+    """Tables and target checks for the message-codec suite (bench_messages.py)."""
+    groups: dict[str, dict[str, float]] = {}
+    sizes: dict[str, int] = {}
+    for b in doc["benchmarks"]:
+        x = b.get("extra_info") or {}
+        if x.get("suite") != "messages":
+            continue
+        groups.setdefault(b["group"], {})[x["impl"]] = b["stats"][stat]
+        sizes[b["group"]] = x["bytes"]
+    if not groups:
+        return []
+    out = []
+    checks_out = []
+    for group, times in groups.items():
+        ours = times.get("kafkawire")
+        out += [
+            f"### {group}",
+            "",
+            f"{sizes[group]:,} bytes on the wire",
+            "",
+            f"| implementation | {stat} ms | kafkawire's speed-up over it |",
+            "|---|--:|--:|",
+        ]
+        for impl, secs in sorted(times.items(), key=lambda kv: kv[1]):
+            ratio = "—" if impl == "kafkawire" or not ours else f"{secs / ours:.2f}x"
+            out.append(f"| {impl} | {secs * 1e3:.3f} | {ratio} |")
+        out.append("")
+        op = group.split()[0]
+        for peer, target in MESSAGE_TARGETS.get(op, ()):
+            if ours and peer in times:
+                got = times[peer] / ours
+                mark = "met" if got >= target else "**not met**"
+                checks_out.append(f"- {group}: ≥ {target:g}x {peer}: {mark} — {got:.2f}x")
+    return [*out, "### Message targets", "", *checks_out, ""]
+
+
 def header(doc: dict) -> list[str]:
     mi = doc.get("machine_info", {})
     cpu = mi.get("cpu", {})
@@ -278,6 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     for c in checks(groups):
         mark = {True: "met", False: "**not met**", None: "not measured"}[c.met]
         out.append(f"- {c.text}: {mark} — {c.detail}")
+    out += ["", *message_report(doc, args.stat)]
     print("\n".join(out))
     return 0
 

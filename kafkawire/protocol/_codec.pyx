@@ -220,13 +220,39 @@ cdef Py_ssize_t _fixed_size(int kind, bint compact):
     return 1 if compact else 4  # bytes, records, arrays
 
 
+cdef dict _default_layouts = {}  # struct class -> (slot offsets and defaults, unknown's offset)
+
+
+cdef object new_default(object cls):
+    """A default instance of a generated struct, made as its __init__ would make it but
+    without running Python code: absent tagged structs get one per decoded struct."""
+    layout = _default_layouts.get(cls)
+    if layout is None:
+        # (slot offset, default, struct class or None for a list) per field
+        layout = (
+            [(kw_slot_offset(cls.__dict__[f.attr]), f.default,
+              None if f.kind == K_ARRAY else f.struct) for f in cls._kw_fields],
+            kw_slot_offset(cls.__dict__["_unknown_tagged_fields"]),
+        )
+        _default_layouts[cls] = layout
+    obj = kw_alloc(cls)
+    cdef tuple entry
+    for entry in <list>layout[0]:
+        default = entry[1]
+        if default is UNSET:
+            default = [] if entry[2] is None else new_default(entry[2])
+        kw_set_slot(obj, <Py_ssize_t>entry[0], default)
+    kw_set_slot(obj, <Py_ssize_t>layout[1], None)
+    return obj
+
+
 cdef object _fresh(object field):
     """A new default value for a list or struct field whose default is UNSET."""
-    return [] if field.kind == K_ARRAY else field.struct()
+    return [] if field.kind == K_ARRAY else new_default(field.struct)
 
 
 cdef object _fresh_op(Op *op):
-    return [] if op.kind == K_ARRAY else (<Plan>op.plan).cls()
+    return [] if op.kind == K_ARRAY else new_default((<Plan>op.plan).cls)
 
 
 cdef void _fill_op(Plan plan, Op *op, object f, int version, bint flexible) except *:
