@@ -14,6 +14,7 @@ from cpython.bytes cimport (
     PyBytes_FromStringAndSize,
     PyBytes_GET_SIZE,
 )
+from cpython.list cimport PyList_CheckExact, PyList_GET_SIZE
 from cpython.long cimport PyLong_Check, PyLong_CheckExact
 from cpython.number cimport PyNumber_Index
 from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
@@ -48,6 +49,17 @@ cdef extern from "Python.h":
     Py_ssize_t PySequence_Fast_GET_SIZE(object o)
     PyObject **PySequence_Fast_ITEMS(object o)
 
+cdef extern from *:
+    """
+    /* a bytes object's size lowered in place: its memory block stays as it is */
+    static void _kw_bytes_shrink(PyObject *o, Py_ssize_t n)
+    {
+        Py_SET_SIZE((PyVarObject *)o, n);
+        PyBytes_AS_STRING(o)[n] = 0;
+    }
+    """
+    void _kw_bytes_shrink(PyObject *o, Py_ssize_t n)
+
 cdef extern from "<time.h>" nogil:
     cdef struct timespec:
         long tv_sec
@@ -64,6 +76,35 @@ cdef extern from "varint.h" nogil:
 
 cdef extern from "crc32c.h" nogil:
     uint32_t kw_crc32c(uint32_t crc, const void *data, size_t len)
+
+cdef extern from "record_encode.h" nogil:
+    ctypedef struct kw_bin_col:
+        const uint8_t *valid
+        int64_t bit_off
+        const int32_t *offs
+        const uint8_t *data
+        int64_t start
+        int64_t end
+    ctypedef struct kw_hdr_col:
+        const uint8_t *valid
+        int64_t bit_off
+        const int32_t *offs
+        int64_t start
+        int64_t end
+        kw_bin_col keys
+        kw_bin_col vals
+    ctypedef struct kw_batch:
+        uint8_t *buf
+        size_t len
+        size_t cap
+        int64_t max_bytes
+        int32_t count
+        int64_t first_ts
+        int64_t max_ts
+        int full
+    int64_t kw_encode_rows(kw_batch *b, const kw_bin_col *vals, const kw_bin_col *keys,
+                           const int64_t *ts, int64_t now, const kw_hdr_col *hdrs, int64_t i,
+                           int64_t n)
 
 
 cdef enum:
@@ -249,10 +290,22 @@ cdef class BatchBuilder:
             raise EncodeError("producer fields and leader epoch need magic 2")
         if self._magic == 0 and self._ts_type:
             raise EncodeError("magic 0 has no timestamps")
-        self._cap = 4096 if self._max_bytes > 4096 else V2_HEADER + 64
-        self._buf = <uint8_t *>malloc(self._cap)
-        if self._buf == NULL:
-            raise MemoryError()
+        if self._magic == 2 and not self._codec:
+            # uncompressed, the records go straight into the bytes object build() returns
+            # (shrunk there): no copy.  Room for a whole batch of up to 64 KiB; larger
+            # limits start there and grow.
+            self._cap = <size_t>self._max_bytes
+            if self._cap > 65536:
+                self._cap = 65536
+            elif self._cap < V2_HEADER + 64:
+                self._cap = V2_HEADER + 64
+            self._out = PyBytes_FromStringAndSize(NULL, <Py_ssize_t>self._cap)
+            self._buf = <uint8_t *>PyBytes_AS_STRING(self._out)
+        else:
+            self._cap = 4096 if self._max_bytes > 4096 else V2_HEADER + 64
+            self._buf = <uint8_t *>malloc(self._cap)
+            if self._buf == NULL:
+                raise MemoryError()
         self._len = V2_HEADER if self._magic == 2 else 0
 
     def __dealloc__(self):
@@ -310,9 +363,19 @@ cdef class BatchBuilder:
         else:
             ts = _int_arg(timestamp, -1, INT64_MAX, "timestamp")
         try:
-            vl = self._borrow(value, &vp, "value")
-            kl = self._borrow(key, &kp, "key")
+            # bytes and None inline; other buffers through _borrow
+            if PyBytes_CheckExact(value):
+                vp = <const uint8_t *>PyBytes_AS_STRING(value)
+                vl = PyBytes_GET_SIZE(value)
+            else:
+                vl = self._borrow(value, &vp, "value")
+            if PyBytes_CheckExact(key):
+                kp = <const uint8_t *>PyBytes_AS_STRING(key)
+                kl = PyBytes_GET_SIZE(key)
+            else:
+                kl = self._borrow(key, &kp, "key")
             if headers is not None and not (
+                    PyList_CheckExact(headers) and PyList_GET_SIZE(headers) == 0) and not (
                     PyTuple_CheckExact(headers) and PyTuple_GET_SIZE(headers) == 0):
                 # hseq keeps the header objects, whose bytes _hdrs points at, alive
                 hseq = _fast_seq(headers, "headers")
@@ -544,7 +607,12 @@ cdef class BatchBuilder:
             Py_INCREF(self._out)
             self._out = None
             self._buf = NULL
-            _PyBytes_Resize(&o, <Py_ssize_t>self._len)
+            if self._cap - self._len <= (self._len >> 3):
+                # little room left over: it stays allocated, which is cheaper than a
+                # realloc that leaves a small free fragment behind for every batch
+                _kw_bytes_shrink(o, <Py_ssize_t>self._len)
+            else:
+                _PyBytes_Resize(&o, <Py_ssize_t>self._len)
             out = <bytes>o
             Py_DECREF(out)
             return out
@@ -1015,6 +1083,38 @@ cdef _HdrCol _header_column(object o):
     return c
 
 
+cdef bint _bin_ready(_Col c, Py_ssize_t i, kw_bin_col *out) except -1:
+    """Describe c's loaded chunk at out, loading the one that holds row i first; False when
+    c is not Arrow binary with int32 offsets."""
+    if c.kind != K_OFF32:
+        return False
+    while i >= c.end or c.chunk < 0:
+        if c.chunk + 1 >= len(c.chunks):
+            return False
+        c.load(c.chunk + 1)
+    out.valid = c.valid
+    out.bit_off = c.bit_off
+    out.offs = <const int32_t *>c.offs
+    out.data = c.data
+    out.start = c.start
+    out.end = c.end
+    return True
+
+
+cdef bint _hdr_ready(_HdrCol c, Py_ssize_t i, kw_hdr_col *out) except -1:
+    """Like _bin_ready for an Arrow headers column (int32 list offsets, binary children)."""
+    while i >= c.end:
+        c.load(c.chunk + 1)
+    if c.large or not _bin_ready(c.keys, 0, &out.keys) or not _bin_ready(c.vals, 0, &out.vals):
+        return False
+    out.valid = c.valid
+    out.bit_off = c.bit_off
+    out.offs = <const int32_t *>c.offs
+    out.start = c.start
+    out.end = c.end
+    return True
+
+
 def build_batches(
     values,
     *,
@@ -1047,6 +1147,10 @@ def build_batches(
     cdef object ts_arr
     cdef int added
     cdef size_t cap
+    cdef bint fast
+    cdef kw_batch kb
+    cdef kw_bin_col cv, ck
+    cdef kw_hdr_col ch
     if keys is not None:
         kcol = _column(keys, "keys")
         if kcol.length != n:
@@ -1072,13 +1176,43 @@ def build_batches(
     if n == 0:
         return out
     # room for a full batch, unless that is far more than the data needs
-    cap = <size_t>b._max_bytes + 16
+    cap = <size_t>b._max_bytes + 64  # slack: the C writer may over-copy short strings
     if cap > 4 << 20:
         cap = 4 << 20
     offset = b._base_offset
     seq = b._base_sequence
     b._restart(offset, seq, cap)
+    fast = vcol.kind == K_OFF32 and (kcol is None or kcol.kind == K_OFF32) and (
+        hcol is None or (hcol.seq is None and not hcol.large))
     while i < n:
+        if fast and _bin_ready(vcol, i, &cv) and (
+                kcol is None or _bin_ready(kcol, i, &ck)) and (
+                hcol is None or _hdr_ready(hcol, i, &ch)):
+            # the ordinary rows in C; it stops at the first row left to the code below
+            kb.buf = b._buf
+            kb.len = b._len
+            kb.cap = b._cap
+            kb.max_bytes = b._max_bytes
+            kb.count = b._count
+            kb.first_ts = b._first_ts
+            kb.max_ts = b._max_ts
+            i = <Py_ssize_t>kw_encode_rows(
+                &kb, &cv, NULL if kcol is None else &ck, tsp, now,
+                NULL if hcol is None else &ch, i, n)
+            b._len = kb.len
+            b._count = kb.count
+            b._first_ts = kb.first_ts
+            b._max_ts = kb.max_ts
+            if i >= n:
+                break
+            if kb.full:
+                # row i opens the next batch (what _add would say, without asking it)
+                b._built = True
+                out.append(b._build_v2())
+                offset += b._count
+                seq = _next_sequence(seq, b._count)
+                b._restart(offset, seq, cap)
+                continue
         vl = vcol.get(i, &vp)
         kl = -1 if kcol is None else kcol.get(i, &kp)
         nh = 0 if hcol is None else hcol.fill(i, b)
@@ -1088,11 +1222,13 @@ def build_batches(
             b._release_views()
         if not added:
             # full: this row opens the next batch, where it always fits
-            out.append(b.build())
+            b._built = True
+            out.append(b._build_v2())
             offset += b._count
             seq = _next_sequence(seq, b._count)
             b._restart(offset, seq, cap)
             continue
         i += 1
-    out.append(b.build())
+    b._built = True
+    out.append(b._build_v2())
     return out

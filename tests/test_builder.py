@@ -471,6 +471,60 @@ def test_build_batches_records_larger_than_max_bytes():
     assert len(got) == 3
 
 
+@pytest.mark.parametrize("max_bytes", [300, 16384, 1 << 20])
+def test_build_batches_arrow_random_rows_equal_per_record(max_bytes):
+    """The C row writer: lengths across varint sizes and the short-copy cutoffs, nulls,
+    header sets above and below 64 bytes, far apart timestamps, chunk edges."""
+    rng = np.random.default_rng(7)
+    sizes = [0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 129, 513, 8191, 8192, 9000]
+
+    def blob():
+        return bytes(rng.integers(0, 256, int(rng.choice(sizes)), dtype=np.uint8))
+
+    def hdrs():
+        if rng.random() < 0.1:
+            return []
+        out = []
+        for _ in range(int(rng.integers(0, 4))):
+            v = None if rng.random() < 0.1 else blob()[: int(rng.choice([0, 5, 16, 40, 300]))]
+            out.append(("k" * int(rng.choice([0, 1, 8, 12, 40, 70])), v))
+        return out
+
+    stamps = [T0, T0 + 1, T0 - 5, T0 + 10**9, -1, 0, 2**62]
+    rows = [
+        (
+            None if rng.random() < 0.1 else blob(),
+            None if rng.random() < 0.1 else blob(),
+            int(rng.choice(stamps)),
+            hdrs(),
+        )
+        for _ in range(400)
+    ]
+    keys, values, ts = columns(rows)
+    want = per_record(rows, max_bytes=max_bytes)
+    hdr = arrow_headers(rows)
+    assert (
+        build_batches(
+            pa.array(values), keys=pa.array(keys), timestamps=ts, headers=hdr, max_bytes=max_bytes
+        )
+        == want
+    )
+    chunked = pa.chunked_array([pa.array(values[:150]), pa.array(values[150:])])
+    assert (
+        build_batches(chunked, keys=pa.array(keys), timestamps=ts, headers=hdr, max_bytes=max_bytes)
+        == want
+    )
+    # no nulls at all, and no headers: the loop without validity checks
+    plain = [(k or b"", v or b"", t, []) for k, v, t, _ in rows]
+    keys, values, ts = columns(plain)
+    assert build_batches(
+        pa.array(values), keys=pa.array(keys), timestamps=ts, max_bytes=max_bytes
+    ) == per_record(plain, max_bytes=max_bytes)
+    assert build_batches(pa.array(values), timestamps=ts, max_bytes=max_bytes) == per_record(
+        [(None, v, t, []) for _, v, t, _ in plain], max_bytes=max_bytes
+    )
+
+
 def test_build_batches_empty_and_default_timestamps():
     assert build_batches([]) == []
     (out,) = build_batches([b"a", None])

@@ -1,0 +1,291 @@
+/* The per-record loop of build_batches: see record_encode.h. */
+#include "record_encode.h"
+
+#include <string.h>
+
+#include "varint.h"
+
+#if defined(__GNUC__)
+#define KW_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define KW_PREFETCH(p) ((void)0)
+#endif
+
+/* length of row i (-1: null), its bytes at *p; nulls 0: c has no validity bitmap */
+KW_INLINE int64_t bin_get(const kw_bin_col c, int64_t i, const uint8_t **p, const int nulls)
+{
+    int64_t r = i - c.start;
+    if (nulls && c.valid) {
+        int64_t bit = r + c.bit_off;
+        if (!((c.valid[bit >> 3] >> (bit & 7)) & 1))
+            return -1;
+    }
+    int32_t a = c.offs[r];
+    *p = c.data + a;
+    return (int32_t)(c.offs[r + 1] - a);
+}
+
+/* memcpy for the short keys and values of typical records: inline, no call.  Fixed-size
+ * memcpy compiles to one or two SSE loads and stores, never a call. */
+KW_INLINE void copy_bytes(uint8_t *d, const uint8_t *s, size_t n)
+{
+    if (n >= 32 && n <= 128) {
+        /* whole 32-byte pieces, the last one overlapping: no loop */
+        memcpy(d, s, 32);
+        if (n > 64) {
+            memcpy(d + 32, s + 32, 32);
+            if (n > 96)
+                memcpy(d + 64, s + 64, 32);
+        }
+        memcpy(d + n - 32, s + n - 32, 32);
+    } else if (n >= 32) {
+        if (n > 512) {
+            memcpy(d, s, n);
+            return;
+        }
+        const uint8_t *last = s + n - 32;
+        uint8_t *dlast = d + n - 32;
+        while (s < last) {
+            memcpy(d, s, 32);
+            d += 32;
+            s += 32;
+        }
+        memcpy(dlast, last, 32); /* overlaps the previous chunk: no bytes past s + n */
+    } else if (n >= 16) {
+        memcpy(d, s, 16);
+        memcpy(d + n - 16, s + n - 16, 16);
+    } else if (n >= 8) {
+        memcpy(d, s, 8);
+        memcpy(d + n - 8, s + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(d, s, 4);
+        memcpy(d + n - 4, s + n - 4, 4);
+    } else if (n) {
+        d[0] = s[0];
+        d[n / 2] = s[n / 2];
+        d[n - 1] = s[n - 1];
+    }
+}
+
+/* copy_bytes for the common short strings: one 16- or 32-byte copy, when the 32 bytes at
+ * src are readable (s_end: the end of the column's data) and dst has the room (over) */
+KW_INLINE void copy_short(uint8_t *d, const uint8_t *s, size_t n, const uint8_t *s_end, int over)
+{
+    if (over && n <= 32 && s_end - s >= 32) {
+        memcpy(d, s, 16);
+        if (n > 16)
+            memcpy(d + 16, s + 16, 16);
+        return;
+    }
+    copy_bytes(d, s, n);
+}
+
+/* the end of the bytes of a column's loaded rows */
+KW_INLINE const uint8_t *bin_end(const kw_bin_col c)
+{
+    return c.data ? c.data + c.offs[c.end - c.start] : NULL;
+}
+
+/* kw_write_varint64 with the one- and two-byte cases first */
+KW_INLINE uint8_t *put_varint(uint8_t *p, int64_t v)
+{
+    uint64_t u = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+    if (KW_LIKELY(u < 0x80)) {
+        p[0] = (uint8_t)u;
+        return p + 1;
+    }
+    if (KW_LIKELY(u < 0x4000)) {
+        p[0] = (uint8_t)(u | 0x80);
+        p[1] = (uint8_t)(u >> 7);
+        return p + 2;
+    }
+    return kw_write_varint64(p, v);
+}
+
+KW_INLINE int64_t bytes_size(int64_t n) { return n < 0 ? 1 : kw_varint64_size(n) + n; }
+
+KW_INLINE uint8_t *put_bytes(uint8_t *p, const uint8_t *src, int64_t n)
+{
+    p = put_varint(p, n);
+    if (n > 0) {
+        copy_bytes(p, src, (size_t)n);
+        p += n;
+    }
+    return p;
+}
+
+/* The loop, specialised by the constant flags: keys present, validity bitmaps to check,
+ * headers present.  The columns are copied into locals, which stay in registers (the byte
+ * stores into buf may alias anything the compiler cannot see is local). */
+KW_INLINE int64_t encode_loop(kw_batch *b, const kw_bin_col V, const kw_bin_col K,
+                              const int64_t *ts, int64_t now, const kw_hdr_col *hdrs, int64_t i,
+                              const int64_t lim, const int has_keys, const int nulls,
+                              const int has_hdrs, const int hfast)
+{
+    kw_bin_col HK = {0}, HV = {0};
+    const uint8_t *hvalid = NULL;
+    const int32_t *hoffs = NULL;
+    int64_t hbit_off = 0, hstart = 0;
+    if (has_hdrs) {
+        HK = hdrs->keys;
+        HV = hdrs->vals;
+        hvalid = hdrs->valid;
+        hoffs = hdrs->offs;
+        hbit_off = hdrs->bit_off;
+        hstart = hdrs->start;
+    }
+    /* max_bytes <= INT32_MAX, so records within it never make a batch too large; the
+     * first record of a batch has no limit but the room there is and INT32_MAX */
+    const uint8_t *k_end = has_keys ? bin_end(K) : NULL;
+    const uint8_t *hk_end = has_hdrs ? bin_end(HK) : NULL;
+    const uint8_t *hv_end = has_hdrs ? bin_end(HV) : NULL;
+    const size_t phys = b->cap;
+    b->full = 0;
+    const int64_t hmax = hfast ? hoffs[lim - hstart] : 0;
+    size_t cap = b->cap < (size_t)INT32_MAX ? b->cap : (size_t)INT32_MAX;
+    size_t room = cap < (uint64_t)b->max_bytes ? cap : (size_t)b->max_bytes;
+    uint8_t *buf = b->buf;
+    size_t at = b->len;
+    int32_t count = b->count;
+    int64_t first_ts = b->first_ts, max_ts = b->max_ts;
+
+    for (; i < lim && count < INT32_MAX; i++) {
+        const uint8_t *vp = NULL, *kp = NULL, *hp;
+        /* the values are the bulk of the bytes read: ask for them a few rows ahead */
+        if (i + 8 < V.end)
+            KW_PREFETCH(V.data + V.offs[i + 8 - V.start] + 64);
+        int64_t vl = bin_get(V, i, &vp, nulls);
+        int64_t kl = has_keys ? bin_get(K, i, &kp, nulls) : -1;
+        int64_t t = ts ? ts[i] : now;
+        /* wraps like the Cython writer for (absurd) timestamps far apart */
+        int64_t delta = count ? (int64_t)((uint64_t)t - (uint64_t)first_ts) : 0;
+        int64_t body = 1 + kw_varint64_size(delta) + kw_varint64_size(count) + bytes_size(kl) +
+                       bytes_size(vl);
+        int64_t h0 = 0, nh = 0;
+        int hshort = 0;
+        if (has_hdrs) {
+            int64_t r = i - hstart;
+            int null_list = 0;
+            if (hvalid) {
+                int64_t bit = r + hbit_off;
+                null_list = !((hvalid[bit >> 3] >> (bit & 7)) & 1);
+            }
+            if (!null_list) {
+                h0 = hoffs[r];
+                nh = (int64_t)hoffs[r + 1] - h0;
+                if (hfast) {
+                    /* the caller checked the first offset; a row starts where the one
+                     * before it ends */
+                    if (nh < 0 || h0 + nh > hmax)
+                        break;
+                } else if (nh < 0 || h0 < HK.start || h0 + nh > HK.end || h0 < HV.start ||
+                           h0 + nh > HV.end) {
+                    break;
+                }
+                if (hfast) {
+                    /* keys and values adding up to less than 64 bytes each have one-byte
+                     * lengths: the sizes come from the first and last offsets */
+                    int64_t ks = HK.offs[h0 + nh] - HK.offs[h0];
+                    int64_t vs = HV.offs[h0 + nh] - HV.offs[h0];
+                    if (ks >= 0 && ks < 64 && vs >= 0 && vs < 64) {
+                        hshort = 1;
+                        body += ks + vs + 2 * nh;
+                    }
+                }
+                for (int64_t j = h0; !hshort && j < h0 + nh; j++) {
+                    int64_t hk = bin_get(HK, j, &hp, !hfast);
+                    if (hk < 0)
+                        goto stop; /* null header key: the caller raises */
+                    body += kw_varint64_size(hk) + hk + bytes_size(bin_get(HV, j, &hp, !hfast));
+                }
+            }
+        }
+        body += kw_varint64_size(nh);
+        int64_t size = kw_varint64_size(body) + body;
+        if ((int64_t)at + size > (int64_t)(count ? room : cap)) {
+            b->full = count && (int64_t)at + size > b->max_bytes;
+            break;
+        }
+        uint8_t *p = put_varint(buf + at, body);
+        *p++ = 0; /* record attributes: unused */
+        p = put_varint(p, delta);
+        p = put_varint(p, count);
+        /* room for 32 bytes past the record: short strings may be over-copied */
+        int over = at + (size_t)size + 32 <= phys;
+        p = put_varint(p, kl);
+        if (kl > 0) {
+            copy_short(p, kp, (size_t)kl, k_end, over);
+            p += kl;
+        }
+        p = put_bytes(p, vp, vl);
+        p = put_varint(p, nh);
+        if (has_hdrs && hshort) {
+            const int32_t *ko = HK.offs + h0, *vo = HV.offs + h0; /* hfast: start 0 */
+            for (int64_t j = 0; j < nh; j++) {
+                int32_t a = ko[j], l = ko[j + 1] - a;
+                *p++ = (uint8_t)(l << 1);
+                copy_short(p, HK.data + a, (size_t)l, hk_end, over);
+                p += l;
+                a = vo[j];
+                l = vo[j + 1] - a;
+                *p++ = (uint8_t)(l << 1);
+                copy_short(p, HV.data + a, (size_t)l, hv_end, over);
+                p += l;
+            }
+        } else if (has_hdrs) {
+            for (int64_t j = h0; j < h0 + nh; j++) {
+                const uint8_t *hv;
+                int64_t hk = bin_get(HK, j, &hp, !hfast);
+                int64_t hl = bin_get(HV, j, &hv, !hfast);
+                p = put_bytes(p, hp, hk);
+                p = put_bytes(p, hv, hl);
+            }
+        }
+        at += (size_t)size;
+        if (count == 0)
+            first_ts = max_ts = t;
+        else if (t > max_ts)
+            max_ts = t;
+        count++;
+    }
+stop:
+    b->len = at;
+    b->count = count;
+    b->first_ts = first_ts;
+    b->max_ts = max_ts;
+    return i;
+}
+
+int64_t kw_encode_rows(kw_batch *b, const kw_bin_col *vals, const kw_bin_col *keys,
+                       const int64_t *ts, int64_t now, const kw_hdr_col *hdrs, int64_t i,
+                       int64_t n)
+{
+    int64_t lim = n;
+    if (vals->end < lim)
+        lim = vals->end;
+    if (keys && keys->end < lim)
+        lim = keys->end;
+    if (hdrs && hdrs->end < lim)
+        lim = hdrs->end;
+    static const kw_bin_col none = {0};
+    const kw_bin_col K = keys ? *keys : none;
+    int nulls = vals->valid != NULL || K.valid != NULL;
+    if (hdrs) {
+        /* no nulls among the header keys and values, which start at row 0, and the
+         * rows' headers between the first and the last offset, inside both columns */
+        int hfast = 0;
+        if (i < lim && !hdrs->keys.valid && !hdrs->vals.valid && hdrs->keys.start == 0 &&
+            hdrs->vals.start == 0) {
+            int64_t lo = hdrs->offs[i - hdrs->start], hi = hdrs->offs[lim - hdrs->start];
+            hfast = lo >= 0 && lo <= hi && hi <= hdrs->keys.end && hi <= hdrs->vals.end;
+        }
+        if (hfast)
+            return encode_loop(b, *vals, K, ts, now, hdrs, i, lim, keys != NULL, nulls, 1, 1);
+        return encode_loop(b, *vals, K, ts, now, hdrs, i, lim, keys != NULL, 1, 1, 0);
+    }
+    if (!keys)
+        return nulls ? encode_loop(b, *vals, K, ts, now, NULL, i, lim, 0, 1, 0, 0)
+                     : encode_loop(b, *vals, K, ts, now, NULL, i, lim, 0, 0, 0, 0);
+    return nulls ? encode_loop(b, *vals, K, ts, now, NULL, i, lim, 1, 1, 0, 0)
+                 : encode_loop(b, *vals, K, ts, now, NULL, i, lim, 1, 0, 0, 0);
+}
