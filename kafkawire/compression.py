@@ -5,17 +5,24 @@ one-shot library call write the result.
 
 * gzip (stdlib ``zlib``): a streaming inflater with ``max_length`` caps the output as it is
   produced; concatenated members are decoded one after the other.
-* snappy (``cramjam``): raw snappy declares its length up front, so the declared lengths of
-  all blocks are checked against the cap, then the blocks are decoded into one exactly sized
-  buffer. The xerial framing written by the Java client is detected by its magic.
-* lz4 (``lz4.frame``) and zstd (``zstandard``): the frame and block headers are walked in
-  Python to get a hard bound on the output (a block never decodes to more than the block
-  maximum the frame declares; the output buffer handed to the library is that size). Within
-  the cap, one one-shot call decodes. Above it (a bomb or a huge frame), a first streaming
-  pass counts the output in fixed-size chunks and fails as soon as it passes the cap; only
-  then is the exact size decoded.
-* Old Kafka (magic 0) wrote lz4 frames with a wrong header checksum (KAFKA-3160); those are
-  repaired before decoding and reproduced when encoding with ``magic=0``.
+* snappy and lz4 decode in C (``kafkawire._codecs``; the ``cramjam`` and ``lz4`` libraries
+  only compress): a 16 KiB payload costs a few microseconds to decode, so the per-call
+  overhead of Python code and of the libraries' wrappers was most of the time.
+  - snappy: raw snappy declares its length up front, so the declared lengths of all blocks
+    are checked against the cap (and against what the block's size can encode) before one
+    exactly sized bytes object is allocated and decoded into. The xerial framing written by
+    the Java client is detected by its magic.
+  - lz4: the frame and block headers are walked first for a bound on the output (a block
+    never decodes to more than the frame's block maximum, nor to more than 255 times its
+    size). The blocks decode into a buffer sized after the previous payload's ratio or, if
+    that proves too small, into one of min(bound, max_size) bytes; the result is shrunk to
+    its size. The decoder stops before writing past the buffer.
+* zstd (``zstandard``): the frame and block headers are walked in Python to get a hard bound
+  on the output. Within the cap, one one-shot call decodes. Above it (a bomb or a huge
+  frame), a first streaming pass counts the output in fixed-size chunks and fails as soon
+  as it passes the cap; only then is the exact size decoded.
+* Old Kafka (magic 0) wrote lz4 frames with a wrong header checksum (KAFKA-3160): at magic 0
+  the header checksum is not checked, and ``magic=0`` encoding reproduces the old one.
 """
 
 from __future__ import annotations
@@ -30,6 +37,9 @@ import cramjam
 import lz4.frame
 import zstandard
 
+from kafkawire._codecs import lz4_frame_decompress as _lz4_decompress
+from kafkawire._codecs import snappy_decompress as _snappy_decompress
+from kafkawire._codecs import xxh32 as _xxh32
 from kafkawire.errors import (
     DecompressionError,
     EncodeError,
@@ -59,7 +69,6 @@ class Codec(enum.IntEnum):
 DEFAULT_MAX_DECOMPRESSED_SIZE = 256 * 1024 * 1024
 
 _U32LE = struct.Struct("<I")
-_U64LE = struct.Struct("<Q")
 _I32BE = struct.Struct(">i")
 
 # Output of the counting pass over frames whose bound exceeds the cap: small, so a bomb
@@ -122,65 +131,6 @@ _XERIAL_HEADER = _XERIAL_MAGIC + b"\x00\x00\x00\x01\x00\x00\x00\x01"
 _XERIAL_BLOCK = 32 * 1024  # snappy-java's default block size (of uncompressed input)
 
 
-def _snappy_len(block, max_size: int) -> int:
-    try:
-        size = cramjam.snappy.decompress_raw_len(block)
-    except cramjam.DecompressionError as exc:
-        raise DecompressionError(f"corrupt snappy block: {exc}") from None
-    if size > max_size:
-        raise LimitExceededError(f"snappy payload decompresses to more than {max_size} bytes")
-    return size
-
-
-def _snappy_into(block, out, size: int) -> None:
-    try:
-        written = cramjam.snappy.decompress_raw_into(block, out)
-    except cramjam.DecompressionError as exc:
-        raise DecompressionError(f"corrupt snappy block: {exc}") from None
-    if written != size:
-        raise DecompressionError(
-            f"corrupt snappy block: decoded {written} bytes, header says {size}"
-        )
-
-
-def _snappy_decompress(data, max_size: int) -> bytes:
-    view = _as_bytes(data)
-    if view[:8] != _XERIAL_MAGIC:
-        size = _snappy_len(view, max_size)
-        out = bytearray(size)
-        _snappy_into(view, out, size)
-        return bytes(out)
-    # xerial stream: 16-byte header, then [int32 BE length][raw snappy block]... The version
-    # fields are ignored: some producers write them little-endian.
-    if not isinstance(view, memoryview):
-        view = memoryview(view)
-    end = len(view)
-    if end < 16:
-        raise DecompressionError("truncated snappy xerial header")
-    blocks = []
-    total = 0
-    pos = 16
-    while pos < end:
-        if pos + 4 > end:
-            raise DecompressionError("truncated snappy xerial block length")
-        (length,) = _I32BE.unpack_from(view, pos)
-        pos += 4
-        if length < 0 or pos + length > end:
-            raise DecompressionError("truncated snappy xerial block")
-        block = view[pos : pos + length]
-        pos += length
-        size = _snappy_len(block, max_size - total)
-        total += size
-        blocks.append((block, size))
-    out = bytearray(total)
-    window = memoryview(out)
-    pos = 0
-    for block, size in blocks:
-        _snappy_into(block, window[pos : pos + size], size)
-        pos += size
-    return bytes(out)
-
-
 def _snappy_compress(data) -> bytes:
     view = _as_bytes(data)
     if not isinstance(view, memoryview):
@@ -197,132 +147,9 @@ def _snappy_compress(data) -> bytes:
 
 # --- lz4 ------------------------------------------------------------------------------------
 
-_LZ4_MAGIC = 0x184D2204
-_XXH_P1 = 2654435761
-_XXH_P2 = 2246822519
-_XXH_P3 = 3266489917
-_XXH_P4 = 668265263
-_XXH_P5 = 374761393
-_M32 = 0xFFFFFFFF
-
-
-def _rotl32(x: int, r: int) -> int:
-    return ((x << r) | (x >> (32 - r))) & _M32
-
-
-def _xxh32(data: bytes) -> int:
-    """XXH32 with seed 0; only used on frame descriptors (at most 19 bytes)."""
-    n = len(data)
-    pos = 0
-    if n >= 16:
-        v1 = (_XXH_P1 + _XXH_P2) & _M32
-        v2 = _XXH_P2
-        v3 = 0
-        v4 = (-_XXH_P1) & _M32
-        while pos + 16 <= n:
-            a, b, c, d = struct.unpack_from("<4I", data, pos)
-            v1 = _rotl32((v1 + a * _XXH_P2) & _M32, 13) * _XXH_P1 & _M32
-            v2 = _rotl32((v2 + b * _XXH_P2) & _M32, 13) * _XXH_P1 & _M32
-            v3 = _rotl32((v3 + c * _XXH_P2) & _M32, 13) * _XXH_P1 & _M32
-            v4 = _rotl32((v4 + d * _XXH_P2) & _M32, 13) * _XXH_P1 & _M32
-            pos += 16
-        h = _rotl32(v1, 1) + _rotl32(v2, 7) + _rotl32(v3, 12) + _rotl32(v4, 18)
-    else:
-        h = _XXH_P5
-    h = (h + n) & _M32
-    while pos + 4 <= n:
-        h = _rotl32((h + _U32LE.unpack_from(data, pos)[0] * _XXH_P3) & _M32, 17) * _XXH_P4 & _M32
-        pos += 4
-    while pos < n:
-        h = _rotl32((h + data[pos] * _XXH_P5) & _M32, 11) * _XXH_P1 & _M32
-        pos += 1
-    h = ((h ^ (h >> 15)) * _XXH_P2) & _M32
-    h = ((h ^ (h >> 13)) * _XXH_P3) & _M32
-    return h ^ (h >> 16)
-
 
 def _lz4_header_checksum(descriptor: bytes) -> int:
     return (_xxh32(descriptor) >> 8) & 0xFF
-
-
-def _lz4_walk(view, max_size: int) -> tuple[int, int]:
-    """Check the frame's structure; return (offset of the header checksum, output bound)."""
-    end = len(view)
-    if end < 7 or _U32LE.unpack_from(view, 0)[0] != _LZ4_MAGIC:
-        raise DecompressionError("corrupt lz4 frame: bad magic number")
-    flg = view[4]
-    bd = view[5]
-    if flg & 0xC2 != 0x40 or bd & 0x8F or bd >> 4 < 4:
-        raise DecompressionError(f"corrupt lz4 frame: bad descriptor {flg:#04x} {bd:#04x}")
-    block_max = 1 << (8 + 2 * (bd >> 4))
-    pos = 6
-    content_size = None
-    if flg & 0x08:
-        if end < 15:
-            raise DecompressionError("truncated lz4 frame header")
-        (content_size,) = _U64LE.unpack_from(view, 6)
-        if content_size > max_size:
-            raise LimitExceededError(f"lz4 frame declares {content_size} bytes (cap {max_size})")
-        pos = 14
-    if flg & 0x01:
-        pos += 4  # dictionary id
-    hc_pos = pos
-    pos += 1
-    checksum = 4 if flg & 0x10 else 0
-    bound = 0
-    while True:
-        if pos + 4 > end:
-            raise DecompressionError("truncated lz4 frame")
-        (word,) = _U32LE.unpack_from(view, pos)
-        pos += 4
-        if word == 0:
-            break
-        size = word & 0x7FFFFFFF
-        if size > block_max:
-            raise DecompressionError(f"corrupt lz4 frame: block of {size} bytes > {block_max}")
-        # The high bit marks a stored block, which decodes to exactly its size.
-        bound += size if word & 0x80000000 else block_max
-        pos += size + checksum
-    if flg & 0x04:
-        pos += 4
-    if pos != end:
-        what = "truncated lz4 frame" if pos > end else f"{end - pos} bytes after the lz4 frame"
-        raise DecompressionError(what)
-    # A declared content size does not lower the bound: liblz4 checks it only at the end.
-    return hc_pos, bound
-
-
-def _lz4_count(src, max_size: int) -> int:
-    """Decode in fixed-size chunks, keeping only the count; fail once past the cap."""
-    decoder = lz4.frame.LZ4FrameDecompressor()
-    total = len(decoder.decompress(src, _CHUNK))
-    while not decoder.eof:
-        if total > max_size:
-            raise LimitExceededError(f"lz4 frame decompresses to more than {max_size} bytes")
-        got = len(decoder.decompress(b"", _CHUNK))
-        if not got and decoder.needs_input:
-            raise DecompressionError("truncated lz4 frame")
-        total += got
-    if total > max_size:
-        raise LimitExceededError(f"lz4 frame decompresses to more than {max_size} bytes")
-    return total
-
-
-def _lz4_decompress(data, max_size: int, magic: int) -> bytes:
-    view = _as_bytes(data)
-    hc_pos, bound = _lz4_walk(view, max_size)
-    src = view
-    if magic == 0:
-        # Kafka < 0.10 hashed the magic number into the header checksum: write the right one.
-        src = bytearray(view)
-        src[hc_pos] = _lz4_header_checksum(bytes(src[4:hc_pos]))
-    try:
-        if bound <= max_size:
-            return lz4.frame.decompress(src)
-        size = _lz4_count(src, max_size)
-        return lz4.frame.LZ4FrameDecompressor().decompress(src, size)
-    except RuntimeError as exc:
-        raise DecompressionError(f"corrupt lz4 frame: {exc}") from None
 
 
 def _lz4_compress(data, magic: int, level: int | None) -> bytes:
@@ -528,12 +355,13 @@ def decompress(
     codec: int, data, *, max_size: int = DEFAULT_MAX_DECOMPRESSED_SIZE, magic: int = 2
 ) -> bytes:
     """Decompress one payload; raise if it would decode to more than ``max_size`` bytes."""
-    if codec == 1:
-        return _gzip_decompress(data, max_size)
-    if codec == 2:
-        return _snappy_decompress(data, max_size)
+    # lz4 and snappy first: the C decoders are fast enough for this dispatch to show.
     if codec == 3:
         return _lz4_decompress(data, max_size, magic)
+    if codec == 2:
+        return _snappy_decompress(data, max_size)
+    if codec == 1:
+        return _gzip_decompress(data, max_size)
     if codec == 4:
         return _zstd_decompress(data, max_size)
     if codec == 0:

@@ -1,0 +1,19 @@
+"""Decompressors written in C: lz4 frames and snappy (raw and xerial)."""
+
+from typing import Any
+
+Buffer = bytes | bytearray | memoryview | Any  # anything with the buffer protocol
+
+def lz4_frame_decompress(data: Buffer, max_size: int, magic: int = 2) -> bytes:
+    """Decode an lz4 payload (frames, skippable frames) of at most ``max_size`` bytes.
+
+    Raise DecompressionError for a corrupt or truncated payload and LimitExceededError when
+    the output would exceed ``max_size``. ``magic`` 0 ignores the frame header checksum,
+    which Kafka < 0.10 computed wrongly.
+    """
+
+def snappy_decompress(data: Buffer, max_size: int) -> bytes:
+    """Decode a raw snappy block, or an xerial stream (detected by its magic)."""
+
+def xxh32(data: Buffer, seed: int = 0) -> int:
+    """XXH32 of a bytes-like object."""

@@ -1,0 +1,265 @@
+# Decompressors of kafkawire written in C (src_c/lz4_decode.c, src_c/snappy_decode.c).
+#
+# Each call takes the input buffer, lets the C code bound the output, allocates the result
+# bytes object once (never more than max_size) and decodes straight into it. Large payloads
+# are decoded without the GIL.
+
+from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
+from cpython.bytes cimport PyBytes_AS_STRING
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_XDECREF
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+
+from kafkawire.errors import DecompressionError, LimitExceededError
+
+
+cdef extern from "Python.h":
+    # Raw references: the result is resized in place before it is handed out.
+    PyObject *PyBytes_FromStringAndSize(const char *v, Py_ssize_t n)
+    int _PyBytes_Resize(PyObject **obj, Py_ssize_t n)
+
+
+cdef extern from "lz4_decode.h" nogil:
+    ctypedef struct kw_lz4_scan_t:
+        uint64_t bound
+        uint64_t declared
+        size_t err_pos
+
+    enum:
+        KW_LZ4_OK
+        KW_LZ4_TRUNCATED
+        KW_LZ4_BAD_MAGIC
+        KW_LZ4_BAD_DESCRIPTOR
+        KW_LZ4_BAD_HEADER_CHECKSUM
+        KW_LZ4_BLOCK_TOO_BIG
+        KW_LZ4_BAD_BLOCK
+        KW_LZ4_BAD_OFFSET
+        KW_LZ4_BLOCK_OVERFLOW
+        KW_LZ4_LIMIT
+        KW_LZ4_BAD_BLOCK_CHECKSUM
+        KW_LZ4_BAD_CONTENT_CHECKSUM
+        KW_LZ4_BAD_CONTENT_SIZE
+        KW_LZ4_TRAILING
+        KW_LZ4_NO_FRAME
+        KW_LZ4_DECLARED_LIMIT
+        KW_LZ4_NEED_ROOM
+        KW_LZ4_END_BOUND
+        KW_LZ4_END_LIMIT
+        KW_LZ4_END_GUESS
+
+    uint32_t kw_xxh32(const void *data, size_t len, uint32_t seed)
+    int kw_lz4_scan(const uint8_t *src, size_t len, int magic, uint64_t max_size,
+                    kw_lz4_scan_t *info)
+    int kw_lz4_decode(const uint8_t *src, size_t len, int magic, uint64_t max_size,
+                      uint8_t *dst, size_t cap, int end, size_t *out_len, size_t *err_pos)
+
+
+cdef extern from "snappy_decode.h" nogil:
+    enum:
+        KW_SNAPPY_OK
+        KW_SNAPPY_TRUNCATED
+        KW_SNAPPY_BAD_LENGTH
+        KW_SNAPPY_IMPOSSIBLE
+        KW_SNAPPY_BAD_OFFSET
+        KW_SNAPPY_OVERFLOW
+        KW_SNAPPY_SHORT
+        KW_SNAPPY_LIMIT
+        KW_SNAPPY_XERIAL_HEADER
+        KW_SNAPPY_XERIAL_BLOCK
+
+    int kw_snappy_scan(const uint8_t *src, size_t len, uint64_t max_size, uint64_t *total,
+                       size_t *err_pos)
+    int kw_snappy_decode(const uint8_t *src, size_t len, uint8_t *dst, size_t total,
+                         size_t *err_pos)
+
+
+# Below this much output the GIL is kept: releasing it costs more than the decoding.
+cdef size_t NOGIL_MIN = 256 * 1024
+
+_LZ4_ERRORS = {
+    KW_LZ4_TRUNCATED: "truncated lz4 frame",
+    KW_LZ4_BAD_MAGIC: "corrupt lz4 frame: bad magic number",
+    KW_LZ4_BAD_DESCRIPTOR: "corrupt lz4 frame: bad frame descriptor",
+    KW_LZ4_BAD_HEADER_CHECKSUM: "corrupt lz4 frame: bad header checksum",
+    KW_LZ4_BLOCK_TOO_BIG: "corrupt lz4 frame: block larger than the frame's block maximum",
+    KW_LZ4_BAD_BLOCK: "corrupt lz4 block",
+    KW_LZ4_BAD_OFFSET: "corrupt lz4 block: match offset before the start of the output",
+    KW_LZ4_BLOCK_OVERFLOW: "corrupt lz4 block: decodes to more than the block maximum",
+    KW_LZ4_BAD_BLOCK_CHECKSUM: "corrupt lz4 frame: bad block checksum",
+    KW_LZ4_BAD_CONTENT_CHECKSUM: "corrupt lz4 frame: bad content checksum",
+    KW_LZ4_BAD_CONTENT_SIZE: "corrupt lz4 frame: content size differs from the declared one",
+    KW_LZ4_TRAILING: "bytes after the lz4 frame",
+    KW_LZ4_NO_FRAME: "corrupt lz4 payload: no lz4 frame",
+}
+
+_SNAPPY_ERRORS = {
+    KW_SNAPPY_TRUNCATED: "truncated snappy block",
+    KW_SNAPPY_BAD_LENGTH: "corrupt snappy block: bad length header",
+    KW_SNAPPY_IMPOSSIBLE: "corrupt snappy block: length header larger than the block can hold",
+    KW_SNAPPY_BAD_OFFSET: "corrupt snappy block: copy offset before the start of the output",
+    KW_SNAPPY_OVERFLOW: "corrupt snappy block: decodes to more than its length header",
+    KW_SNAPPY_SHORT: "corrupt snappy block: decodes to less than its length header",
+    KW_SNAPPY_XERIAL_HEADER: "truncated snappy xerial header",
+    KW_SNAPPY_XERIAL_BLOCK: "truncated snappy xerial block",
+}
+
+
+cdef int _lz4_error(int rc, size_t pos, size_t length, uint64_t max_size,
+                    uint64_t declared) except -1:
+    if rc == KW_LZ4_LIMIT:
+        raise LimitExceededError(f"lz4 payload decompresses to more than {max_size} bytes")
+    if rc == KW_LZ4_DECLARED_LIMIT:
+        raise LimitExceededError(f"lz4 frame declares {declared} bytes (cap {max_size})")
+    if rc == KW_LZ4_TRAILING:
+        raise DecompressionError(f"{length - pos} bytes after the lz4 frame (at byte {pos})")
+    text = _LZ4_ERRORS.get(rc, f"lz4 decoder error {rc}")
+    raise DecompressionError(f"{text} (at byte {pos} of the payload)")
+
+
+cdef int _snappy_error(int rc, size_t pos, uint64_t max_size) except -1:
+    if rc == KW_SNAPPY_LIMIT:
+        raise LimitExceededError(f"snappy payload decompresses to more than {max_size} bytes")
+    text = _SNAPPY_ERRORS.get(rc, f"snappy decoder error {rc}")
+    raise DecompressionError(f"{text} (at byte {pos} of the payload)")
+
+
+cdef inline uint64_t _u64le(const uint8_t *p) noexcept:
+    cdef uint64_t v = 0
+    cdef int i
+    for i in range(8):
+        v |= (<uint64_t>p[i]) << (8 * i)
+    return v
+
+
+cdef inline uint64_t _cap(object max_size) except? 0:
+    # Python ints of any size: a cap beyond what memory can hold is no cap.
+    if max_size <= 0:
+        return 0
+    if max_size >= 0x7FFFFFFFFFFFFFFF:
+        return 0x7FFFFFFFFFFFFFFF
+    return <uint64_t>max_size
+
+
+# Output bytes per input byte of the last lz4 payload decoded: the first guess of the next
+# one's size (only read and written with the GIL held). Allocating the scan's bound instead
+# (a 64 KiB block maximum for 16 KiB of output) and shrinking the result costs more than the
+# decoding: the heap top is trimmed and grown again, page faults included.
+cdef double _lz4_ratio = 4.0
+
+
+cdef int _lz4_decode(const uint8_t *src, size_t length, int magic, uint64_t limit,
+                     PyObject *res, size_t cap, int end, size_t *out_len,
+                     size_t *err_pos) noexcept:
+    cdef uint8_t *dst = <uint8_t *>PyBytes_AS_STRING(<object>res)
+    cdef int rc
+    if cap >= NOGIL_MIN:
+        with nogil:
+            rc = kw_lz4_decode(src, length, magic, limit, dst, cap, end, out_len, err_pos)
+    else:
+        rc = kw_lz4_decode(src, length, magic, limit, dst, cap, end, out_len, err_pos)
+    return rc
+
+
+def lz4_frame_decompress(data, max_size, int magic=2):
+    """Decode an lz4 payload (frames, skippable frames) of at most max_size bytes.
+
+    ``magic`` 0 ignores the frame header checksum, which Kafka < 0.10 computed wrongly.
+    """
+    global _lz4_ratio
+    cdef Py_buffer buf
+    cdef kw_lz4_scan_t info
+    cdef uint64_t limit = _cap(max_size)
+    cdef size_t length, size, out_len = 0, err_pos = 0
+    cdef double estimate
+    cdef int rc, end
+    cdef const uint8_t *src
+    cdef PyObject *res = NULL
+    PyObject_GetBuffer(data, &buf, PyBUF_SIMPLE)
+    try:
+        src = <const uint8_t *>buf.buf
+        length = <size_t>buf.len
+        # First try a buffer of the size the last payload's ratio predicts, with a margin,
+        # without a scan: the decoder checks all the scan does.
+        estimate = <double>length * _lz4_ratio * 1.125 + 64.0
+        rc = KW_LZ4_NEED_ROOM
+        if estimate < <double>limit:
+            size = <size_t>estimate
+            res = PyBytes_FromStringAndSize(NULL, <Py_ssize_t>size)
+            if res == NULL:
+                raise MemoryError()
+            rc = _lz4_decode(src, length, magic, limit, res, size, KW_LZ4_END_GUESS,
+                             &out_len, &err_pos)
+            if rc == KW_LZ4_NEED_ROOM:
+                Py_XDECREF(res)
+                res = NULL
+        if rc == KW_LZ4_NEED_ROOM:
+            rc = kw_lz4_scan(src, length, magic, limit, &info)
+            if rc != KW_LZ4_OK:
+                _lz4_error(rc, info.err_pos, length, limit, info.declared)
+            # Each block is bounded by the frame's block maximum (and by 255 times its
+            # size): a buffer of the bound, or of max_size if smaller, holds all that may be
+            # written.
+            end = KW_LZ4_END_LIMIT if info.bound > limit else KW_LZ4_END_BOUND
+            size = <size_t>(limit if info.bound > limit else info.bound)
+            res = PyBytes_FromStringAndSize(NULL, <Py_ssize_t>size)
+            if res == NULL:
+                raise MemoryError()
+            rc = _lz4_decode(src, length, magic, limit, res, size, end, &out_len, &err_pos)
+        if rc == KW_LZ4_DECLARED_LIMIT:
+            _lz4_error(rc, err_pos, length, limit, _u64le(src + err_pos))
+        if rc != KW_LZ4_OK:
+            _lz4_error(rc, err_pos, length, limit, 0)
+        _lz4_ratio = <double>out_len / <double>length
+        if out_len != size:
+            if _PyBytes_Resize(&res, <Py_ssize_t>out_len) < 0:
+                res = NULL  # freed by _PyBytes_Resize
+                raise MemoryError()
+        out = <object>res
+    finally:
+        Py_XDECREF(res)
+        PyBuffer_Release(&buf)
+    return out
+
+
+def snappy_decompress(data, max_size):
+    """Decode a raw snappy block, or an xerial stream (detected by its magic)."""
+    cdef Py_buffer buf
+    cdef uint64_t limit = _cap(max_size)
+    cdef uint64_t total = 0
+    cdef size_t err_pos = 0
+    cdef int rc
+    cdef const uint8_t *src
+    cdef PyObject *res = NULL
+    cdef uint8_t *dst
+    PyObject_GetBuffer(data, &buf, PyBUF_SIMPLE)
+    try:
+        src = <const uint8_t *>buf.buf
+        rc = kw_snappy_scan(src, <size_t>buf.len, limit, &total, &err_pos)
+        if rc != KW_SNAPPY_OK:
+            _snappy_error(rc, err_pos, limit)
+        res = PyBytes_FromStringAndSize(NULL, <Py_ssize_t>total)
+        if res == NULL:
+            raise MemoryError()
+        dst = <uint8_t *>PyBytes_AS_STRING(<object>res)
+        if total >= NOGIL_MIN:
+            with nogil:
+                rc = kw_snappy_decode(src, <size_t>buf.len, dst, <size_t>total, &err_pos)
+        else:
+            rc = kw_snappy_decode(src, <size_t>buf.len, dst, <size_t>total, &err_pos)
+        if rc != KW_SNAPPY_OK:
+            _snappy_error(rc, err_pos, limit)
+        out = <object>res
+    finally:
+        Py_XDECREF(res)
+        PyBuffer_Release(&buf)
+    return out
+
+
+def xxh32(data, uint32_t seed=0):
+    """XXH32 of a bytes-like object."""
+    cdef Py_buffer buf
+    cdef uint32_t h
+    PyObject_GetBuffer(data, &buf, PyBUF_SIMPLE)
+    h = kw_xxh32(buf.buf, <size_t>buf.len, seed)
+    PyBuffer_Release(&buf)
+    return h

@@ -1,0 +1,332 @@
+/* Snappy decoder (raw format, and xerial framing), written from the format description.
+ *
+ * A raw block is a little-endian base-128 varint (the uncompressed length, < 2^32) followed
+ * by elements: literals (tag & 3 == 0) and copies with 1-, 2- or 4-byte offsets. Every
+ * length and offset is checked against the input left and the output written before use.
+ * Copies may write up to 15 bytes past their end while the block's output window has room:
+ * those bytes are overwritten by later elements, as the block must fill its window exactly.
+ */
+#include "snappy_decode.h"
+
+#include <string.h>
+
+const uint8_t kw_snappy_xerial_magic[8] = {0x82, 'S', 'N', 'A', 'P', 'P', 'Y', 0};
+
+#define XERIAL_HEADER 16
+/* The densest element is a 3-byte copy of 64 bytes: no block decodes to more than 22 times
+ * its size, so a larger declared length is a lie, refused before allocating for it. */
+#define MAX_RATIO 22u
+
+static inline uint32_t rd32le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint32_t rd32be(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+/* Read the length varint of the raw block src[0:len]: *size and *hdr (its byte count). */
+static int block_length(const uint8_t *src, size_t len, uint64_t *size, size_t *hdr)
+{
+    uint64_t v = 0;
+    for (size_t i = 0; i < 5; i++) {
+        if (i >= len)
+            return KW_SNAPPY_TRUNCATED;
+        uint8_t b = src[i];
+        v |= (uint64_t)(b & 0x7Fu) << (7 * i);
+        if (!(b & 0x80u)) {
+            if (v > 0xFFFFFFFFu)
+                return KW_SNAPPY_BAD_LENGTH;
+            *size = v;
+            *hdr = i + 1;
+            return KW_SNAPPY_OK;
+        }
+    }
+    return KW_SNAPPY_BAD_LENGTH;
+}
+
+/* Declared length of a raw block, checked against what its bytes can encode. */
+static int scan_block(const uint8_t *src, size_t len, uint64_t *size, size_t *err_off)
+{
+    size_t hdr = 0;
+    int rc = block_length(src, len, size, &hdr);
+    if (rc != KW_SNAPPY_OK) {
+        *err_off = rc == KW_SNAPPY_TRUNCATED ? len : 0;
+        return rc;
+    }
+    if (*size > (uint64_t)(len - hdr) * MAX_RATIO) {
+        *err_off = 0;
+        return KW_SNAPPY_IMPOSSIBLE;
+    }
+    return KW_SNAPPY_OK;
+}
+
+static int is_xerial(const uint8_t *src, size_t len)
+{
+    return len >= 8 && memcmp(src, kw_snappy_xerial_magic, 8) == 0;
+}
+
+int kw_snappy_scan(const uint8_t *src, size_t len, uint64_t max_size, uint64_t *total,
+                   size_t *err_pos)
+{
+    uint64_t size = 0;
+    size_t off = 0;
+    int rc;
+
+    *total = 0;
+    *err_pos = 0;
+    if (!is_xerial(src, len)) {
+        rc = scan_block(src, len, &size, &off);
+        /* the cap first: a lying header over the cap is reported as such */
+        if (rc == KW_SNAPPY_IMPOSSIBLE && size > max_size)
+            rc = KW_SNAPPY_LIMIT;
+        else if (rc == KW_SNAPPY_OK && size > max_size)
+            rc = KW_SNAPPY_LIMIT;
+        *err_pos = off;
+        *total = size;
+        return rc;
+    }
+    if (len < XERIAL_HEADER) {
+        *err_pos = len;
+        return KW_SNAPPY_XERIAL_HEADER;
+    }
+    /* The two version fields are ignored: some producers write them little-endian. */
+    size_t pos = XERIAL_HEADER;
+    uint64_t sum = 0;
+    while (pos < len) {
+        if (len - pos < 4) {
+            *err_pos = len;
+            return KW_SNAPPY_XERIAL_BLOCK;
+        }
+        uint32_t n = rd32be(src + pos);
+        if (n > 0x7FFFFFFFu || n > len - pos - 4) {
+            *err_pos = pos;
+            return KW_SNAPPY_XERIAL_BLOCK;
+        }
+        pos += 4;
+        rc = scan_block(src + pos, n, &size, &off);
+        if (rc == KW_SNAPPY_IMPOSSIBLE && size > max_size - sum) {
+            rc = KW_SNAPPY_LIMIT;
+            off = 0;
+        }
+        if (rc != KW_SNAPPY_OK) {
+            *err_pos = pos + off;
+            return rc;
+        }
+        if (size > max_size - sum) {
+            *err_pos = pos;
+            *total = sum + size;
+            return KW_SNAPPY_LIMIT;
+        }
+        sum += size;
+        pos += n;
+    }
+    *total = sum;
+    return KW_SNAPPY_OK;
+}
+
+static inline void copy16(uint8_t *d, const uint8_t *s)
+{
+    memcpy(d, s, 16);
+}
+
+/* Copy n bytes to op from offset bytes back, room >= n bytes being writable at op. Chunks
+ * 16 bytes apart or more never overlap. (Copying a second chunk unconditionally is slower:
+ * it reads what the first one just wrote, which stalls store forwarding.) */
+static inline void copy_match(uint8_t *op, size_t offset, size_t n, size_t room)
+{
+    const uint8_t *m = op - offset;
+    if (offset >= 16 && room >= n + 16) {
+        copy16(op, m);
+        for (size_t i = 16; i < n; i += 16)
+            copy16(op + i, m + i);
+    } else if (offset >= 8 && room >= n + 8) {
+        for (size_t i = 0; i < n; i += 8)
+            memcpy(op + i, m + i, 8);
+    } else {
+        /* overlapping copy: copy the period, then twice as much from the same start, which
+         * stays a whole number of periods behind */
+        uint8_t *const end = op + n;
+        while (op < end) {
+            size_t d = (size_t)(op - m);
+            size_t k = (size_t)(end - op);
+            memcpy(op, m, k < d ? k : d);
+            op += k < d ? k : d;
+        }
+    }
+}
+
+/* Copy n literal bytes, n <= both rooms (input left at ip, output left at op); the caller
+ * copies the short ones itself. */
+static inline void copy_literal(uint8_t *op, const uint8_t *ip, size_t n, size_t in_room,
+                                size_t out_room)
+{
+    if (in_room >= n + 16 && out_room >= n + 16) {
+        for (size_t i = 0; i < n; i += 16)
+            copy16(op + i, ip + i);
+    } else {
+        memcpy(op, ip, n);
+    }
+}
+
+/* Decode the elements src[0:len] of one raw block into exactly dst[0:size]. */
+static int decode_block(const uint8_t *src, size_t len, uint8_t *dst, size_t size,
+                        const uint8_t **err_at)
+{
+    const uint8_t *ip = src;
+    const uint8_t *const iend = src + len;
+    uint8_t *op = dst;
+    uint8_t *const oend = dst + size;
+
+    while (ip < iend) {
+        const uint8_t *tag_at = ip;
+        unsigned tag = *ip++;
+        unsigned kind = tag & 3u;
+        size_t n; /* literal or copy length */
+        if (kind == 0) {
+            n = tag >> 2;
+            if (n >= 60) {
+                size_t k = n - 59; /* 1 to 4 little-endian length bytes */
+                if ((size_t)(iend - ip) < k) {
+                    *err_at = iend;
+                    return KW_SNAPPY_TRUNCATED;
+                }
+                n = 0;
+                for (size_t i = 0; i < k; i++)
+                    n |= (size_t)ip[i] << (8 * i);
+                ip += k;
+            }
+            n += 1;
+            size_t in_room = (size_t)(iend - ip), out_room = (size_t)(oend - op);
+            if (n <= 16 && in_room >= 16 && out_room >= 16) {
+                copy16(op, ip); /* most literals: one move, no more checks */
+            } else {
+                if (n > in_room) {
+                    *err_at = iend;
+                    return KW_SNAPPY_TRUNCATED;
+                }
+                if (n > out_room) {
+                    *err_at = ip;
+                    return KW_SNAPPY_OVERFLOW;
+                }
+                copy_literal(op, ip, n, in_room, out_room);
+            }
+            ip += n;
+            op += n;
+            continue;
+        }
+        size_t offset;
+        switch (kind) {
+        case 1:
+            if (ip >= iend) {
+                *err_at = iend;
+                return KW_SNAPPY_TRUNCATED;
+            }
+            n = 4 + ((tag >> 2) & 7u);
+            offset = (size_t)(tag >> 5) << 8 | *ip++;
+            break;
+        case 2:
+            if (iend - ip < 2) {
+                *err_at = iend;
+                return KW_SNAPPY_TRUNCATED;
+            }
+            n = (tag >> 2) + 1;
+            offset = (size_t)ip[0] | (size_t)ip[1] << 8;
+            ip += 2;
+            break;
+        default:
+            if (iend - ip < 4) {
+                *err_at = iend;
+                return KW_SNAPPY_TRUNCATED;
+            }
+            n = (tag >> 2) + 1;
+            offset = rd32le(ip);
+            ip += 4;
+            break;
+        }
+        if (offset == 0 || offset > (size_t)(op - dst)) {
+            *err_at = tag_at;
+            return KW_SNAPPY_BAD_OFFSET;
+        }
+        size_t room = (size_t)(oend - op);
+        if (n > room) {
+            *err_at = tag_at;
+            return KW_SNAPPY_OVERFLOW;
+        }
+        copy_match(op, offset, n, room);
+        op += n;
+    }
+    if (op != oend) {
+        *err_at = iend;
+        return KW_SNAPPY_SHORT;
+    }
+    return KW_SNAPPY_OK;
+}
+
+/* Decode the raw block src[0:len] into dst[0:room]; *used: its declared length. */
+static int decode_raw(const uint8_t *src, size_t len, uint8_t *dst, size_t room,
+                      size_t *used, const uint8_t **err_at)
+{
+    uint64_t size = 0;
+    size_t hdr = 0;
+    int rc = block_length(src, len, &size, &hdr);
+    if (rc != KW_SNAPPY_OK) {
+        *err_at = src;
+        return rc;
+    }
+    if (size > room) { /* the scan summed these lengths: not reached unless input changed */
+        *err_at = src;
+        return KW_SNAPPY_OVERFLOW;
+    }
+    *used = (size_t)size;
+    return decode_block(src + hdr, len - hdr, dst, (size_t)size, err_at);
+}
+
+int kw_snappy_decode(const uint8_t *src, size_t len, uint8_t *dst, size_t total,
+                     size_t *err_pos)
+{
+    const uint8_t *at = src;
+    size_t used = 0;
+    int rc;
+
+    *err_pos = 0;
+    if (!is_xerial(src, len)) {
+        rc = decode_raw(src, len, dst, total, &used, &at);
+        if (rc == KW_SNAPPY_OK && used != total)
+            rc = KW_SNAPPY_SHORT;
+        *err_pos = (size_t)(at - src);
+        return rc;
+    }
+    if (len < XERIAL_HEADER) {
+        *err_pos = len;
+        return KW_SNAPPY_XERIAL_HEADER;
+    }
+    size_t pos = XERIAL_HEADER;
+    size_t out = 0;
+    while (pos < len) {
+        if (len - pos < 4) {
+            *err_pos = len;
+            return KW_SNAPPY_XERIAL_BLOCK;
+        }
+        uint32_t n = rd32be(src + pos);
+        if (n > 0x7FFFFFFFu || n > len - pos - 4) {
+            *err_pos = pos;
+            return KW_SNAPPY_XERIAL_BLOCK;
+        }
+        pos += 4;
+        rc = decode_raw(src + pos, n, dst + out, total - out, &used, &at);
+        if (rc != KW_SNAPPY_OK) {
+            *err_pos = (size_t)(at - src);
+            return rc;
+        }
+        out += used;
+        pos += n;
+    }
+    if (out != total) {
+        *err_pos = len;
+        return KW_SNAPPY_SHORT;
+    }
+    return KW_SNAPPY_OK;
+}
