@@ -68,6 +68,31 @@ static int is_xerial(const uint8_t *src, size_t len)
     return len >= 8 && memcmp(src, kw_snappy_xerial_magic, 8) == 0;
 }
 
+/* The next block of a xerial stream, whose [int32 length] prefix sits at
+ * *pos: returns 1 with *pos moved to the block's bytes and *n set; returns 0
+ * at the end (*rc = KW_SNAPPY_OK) or for a prefix that does not fit
+ * (*rc = KW_SNAPPY_XERIAL_BLOCK, with *err_pos). */
+static int xerial_next(const uint8_t *src, size_t len, size_t *pos, uint32_t *n, size_t *err_pos,
+                       int *rc)
+{
+    *rc = KW_SNAPPY_OK;
+    if (*pos >= len)
+        return 0;
+    if (len - *pos < 4) {
+        *err_pos = len;
+        *rc = KW_SNAPPY_XERIAL_BLOCK;
+        return 0;
+    }
+    *n = rd32be(src + *pos);
+    if (*n > 0x7FFFFFFFu || *n > len - *pos - 4) {
+        *err_pos = *pos;
+        *rc = KW_SNAPPY_XERIAL_BLOCK;
+        return 0;
+    }
+    *pos += 4;
+    return 1;
+}
+
 int kw_snappy_scan(const uint8_t *src, size_t len, uint64_t max_size, uint64_t *total,
                    size_t *err_pos)
 {
@@ -95,17 +120,8 @@ int kw_snappy_scan(const uint8_t *src, size_t len, uint64_t max_size, uint64_t *
     /* The two version fields are ignored: some producers write them little-endian. */
     size_t pos = XERIAL_HEADER;
     uint64_t sum = 0;
-    while (pos < len) {
-        if (len - pos < 4) {
-            *err_pos = len;
-            return KW_SNAPPY_XERIAL_BLOCK;
-        }
-        uint32_t n = rd32be(src + pos);
-        if (n > 0x7FFFFFFFu || n > len - pos - 4) {
-            *err_pos = pos;
-            return KW_SNAPPY_XERIAL_BLOCK;
-        }
-        pos += 4;
+    uint32_t n;
+    while (xerial_next(src, len, &pos, &n, err_pos, &rc)) {
         rc = scan_block(src + pos, n, &size, &off);
         if (rc == KW_SNAPPY_IMPOSSIBLE && size > max_size - sum) {
             rc = KW_SNAPPY_LIMIT;
@@ -123,6 +139,8 @@ int kw_snappy_scan(const uint8_t *src, size_t len, uint64_t max_size, uint64_t *
         sum += size;
         pos += n;
     }
+    if (rc != KW_SNAPPY_OK)
+        return rc;
     *total = sum;
     return KW_SNAPPY_OK;
 }
@@ -305,17 +323,8 @@ int kw_snappy_decode(const uint8_t *src, size_t len, uint8_t *dst, size_t total,
     }
     size_t pos = XERIAL_HEADER;
     size_t out = 0;
-    while (pos < len) {
-        if (len - pos < 4) {
-            *err_pos = len;
-            return KW_SNAPPY_XERIAL_BLOCK;
-        }
-        uint32_t n = rd32be(src + pos);
-        if (n > 0x7FFFFFFFu || n > len - pos - 4) {
-            *err_pos = pos;
-            return KW_SNAPPY_XERIAL_BLOCK;
-        }
-        pos += 4;
+    uint32_t n;
+    while (xerial_next(src, len, &pos, &n, err_pos, &rc)) {
         rc = decode_raw(src + pos, n, dst + out, total - out, &used, &at);
         if (rc != KW_SNAPPY_OK) {
             *err_pos = (size_t)(at - src);
@@ -324,6 +333,8 @@ int kw_snappy_decode(const uint8_t *src, size_t len, uint8_t *dst, size_t total,
         out += used;
         pos += n;
     }
+    if (rc != KW_SNAPPY_OK)
+        return rc;
     if (out != total) {
         *err_pos = len;
         return KW_SNAPPY_SHORT;
