@@ -288,6 +288,20 @@ static inline void copy16(uint8_t *d, const uint8_t *s)
 
 /* Decode one compressed block src[0:n] to op, writing nothing at or past oend; matches may
  * reach back to lowest. over is the status for output that does not fit before oend. */
+/* A literal or match length of 15 goes on in bytes added to it until one is
+ * not 255.  Returns 0 if the input ends first (*ip left at the end). */
+static inline int add_length_bytes(const uint8_t **ip, const uint8_t *iend, size_t *len)
+{
+    unsigned b;
+    do {
+        if (*ip >= iend)
+            return 0;
+        b = *(*ip)++;
+        *len += b;
+    } while (b == 255);
+    return 1;
+}
+
 static int decode_block(const uint8_t *src, size_t n, uint8_t *op, uint8_t *const oend,
                         const uint8_t *const lowest, int over, uint8_t **op_out,
                         const uint8_t **err_at)
@@ -303,16 +317,9 @@ static int decode_block(const uint8_t *src, size_t n, uint8_t *op, uint8_t *cons
         }
         unsigned token = *ip++;
         size_t lit = token >> 4;
-        if (lit == 15) {
-            unsigned b;
-            do {
-                if (ip >= iend) {
-                    *err_at = ip;
-                    return KW_LZ4_TRUNCATED;
-                }
-                b = *ip++;
-                lit += b;
-            } while (b == 255);
+        if (lit == 15 && !add_length_bytes(&ip, iend, &lit)) {
+            *err_at = ip;
+            return KW_LZ4_TRUNCATED;
         }
         if (lit <= 32 && iend - ip >= 32 && oend - op >= 32) {
             copy16(op, ip);
@@ -344,16 +351,9 @@ static int decode_block(const uint8_t *src, size_t n, uint8_t *op, uint8_t *cons
         }
         ip += 2;
         size_t ml = token & 15u;
-        if (ml == 15) {
-            unsigned b;
-            do {
-                if (ip >= iend) {
-                    *err_at = ip;
-                    return KW_LZ4_TRUNCATED;
-                }
-                b = *ip++;
-                ml += b;
-            } while (b == 255);
+        if (ml == 15 && !add_length_bytes(&ip, iend, &ml)) {
+            *err_at = ip;
+            return KW_LZ4_TRUNCATED;
         }
         ml += MIN_MATCH;
         size_t room = (size_t)(oend - op);
