@@ -1,0 +1,265 @@
+"""The client when things go wrong: brokers that are gone, silent, cut a frame short,
+answer with the ApiVersions downgrade, or disappear in the middle of a read.
+
+The misbehaving peers are small socket servers speaking the protocol with kafkawire's own
+codec (no broker misbehaves on demand); "gone in the middle of a read" uses a real Tansu."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import time
+import uuid
+
+import pytest
+
+from kafkawire import encode_response
+from kafkawire import messages as m
+from kafkawire.client import (
+    BrokerConnectionError,
+    Client,
+    RequestTimeoutError,
+    TopicPartition,
+)
+from kafkawire.errors import CorruptError, DecodeError
+from kafkawire.protocol import ApiKey, decode_request
+from kafkawire.protocol.versions import (
+    choose_version,
+    decode_api_versions_response,
+    downgrade_response,
+    negotiate,
+    retry_version,
+    supported_versions,
+)
+
+from .broker import start_broker, stop_broker
+
+
+def read_frame(conn: socket.socket) -> bytes | None:
+    head = conn.recv(4, socket.MSG_WAITALL)
+    if len(head) < 4:
+        return None
+    return conn.recv(int.from_bytes(head, "big"), socket.MSG_WAITALL)
+
+
+def api_versions_answer(correlation_id: int, version: int) -> bytes:
+    keys = [
+        m.ApiVersionsResponse.ApiVersion(api_key=k, min_version=lo, max_version=hi)
+        for k, (lo, hi) in supported_versions().items()
+        if k in (ApiKey.API_VERSIONS, ApiKey.METADATA)
+    ]
+    return encode_response(
+        m.ApiVersionsResponse(api_keys=keys), version=version, correlation_id=correlation_id
+    )
+
+
+class Peer:
+    """A TCP server on 127.0.0.1 that runs ``handler(conn, index)`` for each connection."""
+
+    def __init__(self, handler) -> None:
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.handler = handler
+        self.requests: list = []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        index = 0
+        while True:
+            try:
+                conn, _ = self.server.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._run, args=(conn, index), daemon=True).start()
+            index += 1
+
+    def _run(self, conn, index) -> None:
+        with conn, contextlib.suppress(OSError):  # the client hung up
+            self.handler(self, conn, index)
+
+    def next_request(self, conn):
+        frame = read_frame(conn)
+        if frame is None:
+            return None, None
+        header, request = decode_request(frame)
+        self.requests.append((header, request))
+        return header, request
+
+    def close(self) -> None:
+        self.server.close()
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+
+def serve_handshake(peer: Peer, conn) -> None:
+    """Answer ApiVersions as a broker that speaks up to version 2 only."""
+    header, _ = peer.next_request(conn)
+    if header.request_api_version > 2:
+        conn.sendall(downgrade_response(header.correlation_id, max_version=2))
+        header, _ = peer.next_request(conn)
+    conn.sendall(api_versions_answer(header.correlation_id, header.request_api_version))
+
+
+def serve_metadata(peer: Peer, conn) -> bool:
+    header, _ = peer.next_request(conn)
+    if header is None:
+        return False  # the client closed the connection
+    answer = m.MetadataResponse(
+        brokers=[m.MetadataResponse.MetadataResponseBroker(node_id=1, host="127.0.0.1", port=1)],
+        controller_id=1,
+    )
+    conn.sendall(
+        encode_response(
+            answer, version=header.request_api_version, correlation_id=header.correlation_id
+        )
+    )
+    return True
+
+
+def test_negotiation_helpers():
+    ours = supported_versions()
+    assert ours[ApiKey.FETCH] == (0, 17) and ours[ApiKey.API_VERSIONS] == (0, 4)
+    chosen = negotiate({ApiKey.FETCH: (4, 11), ApiKey.PRODUCE: (20, 30), 999: (0, 1)})
+    assert chosen == {ApiKey.FETCH: 11}  # no common Produce version; unknown keys dropped
+    assert choose_version(chosen, ApiKey.FETCH, newest=8) == 8
+    with pytest.raises(Exception, match="at least 12"):
+        choose_version(chosen, ApiKey.FETCH, oldest=12)
+    with pytest.raises(Exception, match="does not support PRODUCE"):
+        choose_version(chosen, ApiKey.PRODUCE)
+
+
+def test_downgrade_answer_round_trip():
+    frame = downgrade_response(9, max_version=2)
+    # error 35 and a v0 body listing only ApiVersions, whatever version was asked
+    assert frame[4:] == bytes.fromhex("00000009002300000001001200000002")
+    header, response, version = decode_api_versions_response(frame[4:], 4)
+    assert (header.correlation_id, response.error_code, version) == (9, 35, 0)
+    assert retry_version(response) == 2
+    with pytest.raises(DecodeError):
+        decode_api_versions_response(b"\x00\x00", 3)
+
+
+def test_client_follows_the_downgrade_answer():
+    def handler(peer, conn, index):
+        serve_handshake(peer, conn)
+        serve_metadata(peer, conn)
+
+    peer = Peer(handler)
+    try:
+        with Client(peer.address, request_timeout=5) as client:
+            meta = client.metadata([])
+        assert meta.brokers == {1: ("127.0.0.1", 1)}
+        sent = [(h.request_api_key, h.request_api_version) for h, _ in peer.requests]
+        assert sent == [(ApiKey.API_VERSIONS, 4), (ApiKey.API_VERSIONS, 2), (ApiKey.METADATA, 12)]
+    finally:
+        peer.close()
+
+
+def test_connection_refused_is_reported_quickly():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # bound, not listening: connections are refused
+        start = time.monotonic()
+        with (
+            Client(f"127.0.0.1:{port}", retries=2, retry_backoff=0.01) as client,
+            pytest.raises(BrokerConnectionError, match="after 3 attempts"),
+        ):
+            client.metadata()
+        assert time.monotonic() - start < 5
+
+
+def test_silent_broker_times_out():
+    def handler(peer, conn, index):
+        serve_handshake(peer, conn)
+        peer.next_request(conn)  # read the Metadata request, never answer
+        time.sleep(3)
+
+    peer = Peer(handler)
+    try:
+        with Client(peer.address, request_timeout=0.3, retries=1, retry_backoff=0.01) as client:
+            start = time.monotonic()
+            with pytest.raises(RequestTimeoutError):
+                client.metadata()
+            assert time.monotonic() - start < 2.5
+    finally:
+        peer.close()
+
+
+def test_connection_cut_in_the_middle_of_a_frame():
+    def handler(peer, conn, index):
+        serve_handshake(peer, conn)
+        header, _ = peer.next_request(conn)
+        full = encode_response(
+            m.MetadataResponse(), version=12, correlation_id=header.correlation_id
+        )
+        conn.sendall(full[: len(full) // 2])  # then the connection closes
+
+    peer = Peer(handler)
+    try:
+        with (
+            Client(peer.address, retries=0) as client,
+            pytest.raises(BrokerConnectionError, match="closed the connection"),
+        ):
+            client.metadata()
+    finally:
+        peer.close()
+
+
+def test_reconnects_after_a_dropped_connection():
+    def handler(peer, conn, index):
+        serve_handshake(peer, conn)
+        if index == 0:
+            return  # drop the first connection after the handshake
+        while serve_metadata(peer, conn):
+            pass
+
+    peer = Peer(handler)
+    try:
+        with Client(peer.address, retries=3, retry_backoff=0.01) as client:
+            client._any_connection()  # the first connection, dropped by the peer
+            time.sleep(0.1)
+            assert client.metadata([]).controller_id == 1
+    finally:
+        peer.close()
+
+
+def test_oversized_frame_is_refused():
+    def handler(peer, conn, index):
+        serve_handshake(peer, conn)
+        header, _ = peer.next_request(conn)
+        conn.sendall((2**31 - 1).to_bytes(4, "big") + header.correlation_id.to_bytes(4, "big"))
+        time.sleep(1)
+
+    peer = Peer(handler)
+    try:
+        with (
+            Client(peer.address, retries=0, max_frame_size=1 << 20) as client,
+            pytest.raises(CorruptError, match="frame size"),
+        ):
+            client.metadata()
+    finally:
+        peer.close()
+
+
+def test_broker_gone_in_the_middle_of_a_read():
+    broker = start_broker()
+    try:
+        client = Client(broker.bootstrap, retries=2, retry_backoff=0.05, request_timeout=2)
+        topic = f"gone-{uuid.uuid4().hex[:8]}"
+        client.create_topics([topic])
+        tp = TopicPartition(topic, 0)
+        for i in range(3):
+            client.produce_columns(tp, [b"r%d" % i] * 10)
+        reader = client.read_range(tp, 0, 30)
+        first = next(reader)
+        assert first.offsets[0] == 0
+    finally:
+        stop_broker(broker)
+    start = time.monotonic()
+    with pytest.raises(BrokerConnectionError):
+        list(client.read_range(tp, 0, 30))
+    assert time.monotonic() - start < 15
+    client.close()
