@@ -259,6 +259,7 @@ cdef class _Walker:
     cdef bint verify_crc
     cdef int64_t max_decompressed
     cdef _AbortedTransactions aborted
+    cdef int64_t end_offset       # last offset + 1 of the last entry walked, kept or not
     cdef public list segments     # decompressed payloads (bytes), segment k -> segments[k-1]
     # decode_records checks an uncompressed batch's CRC just before scanning
     # it, while its bytes are in cache, instead of in a separate pass
@@ -278,6 +279,7 @@ cdef class _Walker:
         self.max_decompressed = max_decompressed
         self.aborted = None if aborted is None else _AbortedTransactions(aborted)
         self.segments = []
+        self.end_offset = -1
 
     def __dealloc__(self):
         if self.have_view:
@@ -294,6 +296,7 @@ cdef class _Walker:
         while True:
             if not self.read_entry(b):
                 return 0
+            self.end_offset = last_offset_of(b) + 1
             if self.aborted is None or self.aborted.keep(b, self.control_type(b)):
                 return 1
 
@@ -1183,7 +1186,8 @@ def decode_records(buf, *, bint verify_crc=True,
     if nb == 0 and w.length > 0 and w.pos == 0:
         raise TruncatedError(f"no complete record batch in {w.length} bytes",
                              offset=0, field="batch_length")
-    view.next_offset = last_offset_of(&batches[nb - 1]) + 1 if nb else -1
+    # past the batches left out too (control, aborted), so a consumer moves on
+    view.next_offset = w.end_offset
     # pass 2: scan into columns sized exactly
     # One allocation for all columns: numpy asks for huge pages on large
     # blocks, which cuts the page faults of fresh memory (measured: ~20x

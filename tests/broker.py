@@ -58,7 +58,11 @@ class RecordingProxy:
                 client, _ = self._server.accept()
             except OSError:
                 return
-            upstream = socket.create_connection(("127.0.0.1", self.target_port))
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target_port))
+            except OSError:  # the broker is gone (stopping, or stopped by a test)
+                client.close()
+                continue
             sent = bytearray()
             with self._lock:
                 self.streams.append(sent)

@@ -511,3 +511,20 @@ def test_varlong_longer_than_ten_bytes():
     with pytest.raises(CorruptError, match="varint") as info:
         decode_records(buf)
     assert info.value.field == "record.timestamp_delta"
+
+
+def test_next_offset_counts_batches_left_out():
+    """A consumer resumes at view.next_offset: it must pass control batches and aborted
+    transactions that the view leaves out, or a read stalls on a trailing marker."""
+    from kafkawire import BatchBuilder, build_control_batch
+
+    b = BatchBuilder(producer_id=5, producer_epoch=0, base_sequence=0, is_transactional=True)
+    b.append(b"v")
+    data = b.build() + build_control_batch(
+        commit=False, producer_id=5, producer_epoch=0, base_offset=1
+    )
+    assert decode_records(data).next_offset == 2
+    assert decode_records(data, aborted_transactions=[]).next_offset == 2
+    only_marker = decode_records(data, aborted_transactions=[(5, 0)])
+    assert len(only_marker) == 0 and only_marker.next_offset == 2
+    assert decode_records(b"").next_offset == -1
