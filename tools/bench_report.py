@@ -284,6 +284,33 @@ def message_report(doc: dict, stat: str) -> list[str]:
     return [*out, "### Message targets", "", *checks_out, ""]
 
 
+def rate_report(doc: dict, suite: str, stat: str, title: str) -> list[str]:
+    """Per group: each implementation's time, records per second and how many times faster
+    kafkawire is (wall-time suites: the client against a broker, the Spark sources)."""
+    groups: dict[str, dict[str, tuple[float, int]]] = {}
+    for b in doc["benchmarks"]:
+        x = b.get("extra_info") or {}
+        if x.get("suite") == suite:
+            groups.setdefault(b["group"], {})[x["impl"]] = (b["stats"][stat], x.get("records", 0))
+    if not groups:
+        return []
+    out = [f"## {title}", ""]
+    for group, times in groups.items():
+        ours = times.get("kafkawire", (None, 0))[0]
+        out += [
+            f"### {group}",
+            "",
+            f"| implementation | {stat} ms | records/s | kafkawire's speed-up over it |",
+            "|---|--:|--:|--:|",
+        ]
+        for impl, (secs, records) in sorted(times.items(), key=lambda kv: kv[1][0]):
+            ratio = "—" if impl == "kafkawire" or not ours else f"{secs / ours:.2f}x"
+            rate = f"{records / secs:,.0f}" if records else "—"
+            out.append(f"| {impl} | {secs * 1e3:.1f} | {rate} | {ratio} |")
+        out.append("")
+    return out
+
+
 def header(doc: dict) -> list[str]:
     mi = doc.get("machine_info", {})
     cpu = mi.get("cpu", {})
@@ -323,6 +350,7 @@ def main(argv: list[str] | None = None) -> int:
         mark = {True: "met", False: "**not met**", None: "not measured"}[c.met]
         out.append(f"- {c.text}: {mark} — {c.detail}")
     out += ["", *message_report(doc, args.stat)]
+    out += rate_report(doc, "client", args.stat, "Client: fetch and decode from a real broker")
     print("\n".join(out))
     return 0
 
