@@ -223,9 +223,7 @@ cdef Py_ssize_t _fixed_size(int kind, bint compact):
 cdef dict _default_layouts = {}  # struct class -> (slot offsets and defaults, unknown's offset)
 
 
-cdef object new_default(object cls):
-    """A default instance of a generated struct, made as its __init__ would make it but
-    without running Python code: absent tagged structs get one per decoded struct."""
+cdef tuple default_layout(object cls):
     layout = _default_layouts.get(cls)
     if layout is None:
         # (slot offset, default, struct class or None for a list) per field
@@ -235,6 +233,39 @@ cdef object new_default(object cls):
             kw_slot_offset(cls.__dict__["_unknown_tagged_fields"]),
         )
         _default_layouts[cls] = layout
+    return <tuple>layout
+
+
+cdef bint is_default_struct(object cls, object obj) except -1:
+    """obj == a default instance of cls, without making one or running Struct.__eq__ (the
+    encoder asks this of every tagged struct field, e.g. three per Fetch partition)."""
+    if type(obj) is not cls:
+        return False
+    layout = default_layout(cls)
+    cdef tuple entry
+    cdef PyObject *slot
+    for entry in <list>layout[0]:
+        slot = kw_get_slot(obj, <Py_ssize_t>entry[0])
+        if slot == NULL:
+            return False
+        v = <object>slot
+        default = entry[1]
+        if default is UNSET:
+            if entry[2] is None:
+                if type(v) is not list or len(<list>v) != 0:
+                    return False
+            elif not is_default_struct(entry[2], v):
+                return False
+        elif v is not default and not (v == default):
+            return False
+    slot = kw_get_slot(obj, <Py_ssize_t>layout[1])
+    return slot == NULL or not <object>slot
+
+
+cdef object new_default(object cls):
+    """A default instance of a generated struct, made as its __init__ would make it but
+    without running Python code: absent tagged structs get one per decoded struct."""
+    layout = default_layout(cls)
     obj = kw_alloc(cls)
     cdef tuple entry
     for entry in <list>layout[0]:
@@ -898,7 +929,11 @@ cdef int write_tagged(Writer w, Plan plan, object obj, int d) except -1:
         values = []
         for i in range(plan.ntops):
             v = get_field(obj, plan.tops[i].offset, plan.tnames[i])
-            if v is plan.tdefaults[i] or v == plan.tcompare[i]:
+            if plan.tops[i].kind == K_STRUCT and plan.tdefaults[i] is UNSET:
+                is_default = is_default_struct((<Plan>plan.tops[i].plan).cls, v)
+            else:
+                is_default = v is plan.tdefaults[i] or v == plan.tcompare[i]
+            if is_default:
                 values.append(UNSET)
             else:
                 values.append(v)
