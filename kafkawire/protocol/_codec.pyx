@@ -223,12 +223,70 @@ cdef Py_ssize_t _fixed_size(int kind, bint compact):
 cdef dict _default_layouts = {}  # struct class -> (slot offsets and defaults, unknown's offset)
 
 
+cdef class LazyStruct:
+    """The slot of a field whose default is a fresh struct (e.g. FetchResponse's three tagged
+    structs per partition). Decoding leaves the slot empty when the field is absent and the
+    default struct is made on first access, which saves three objects per partition."""
+
+    cdef readonly Py_ssize_t offset
+    cdef readonly object struct_cls
+    cdef readonly str name
+
+    def __init__(self, Py_ssize_t offset, object struct_cls, str name):
+        self.offset = offset
+        self.struct_cls = struct_cls
+        self.name = name
+
+    def __get__(self, obj, objtype):
+        if obj is None:
+            return self
+        cdef PyObject *v = kw_get_slot(obj, self.offset)
+        if v != NULL:
+            return <object>v
+        value = new_default(self.struct_cls)
+        kw_set_slot(obj, self.offset, value)
+        return value
+
+    def __set__(self, obj, value):
+        kw_set_slot(obj, self.offset, value)
+
+    def __delete__(self, obj):
+        raise AttributeError(f"field {self.name} cannot be deleted")
+
+
+cdef inline bint is_lazy(object field):
+    return field.kind == K_STRUCT and field.default is UNSET
+
+
+cdef Py_ssize_t slot_offset(object cls, str attr) except -2:
+    descr = cls.__dict__[attr]
+    if type(descr) is LazyStruct:
+        return (<LazyStruct>descr).offset
+    return kw_slot_offset(descr)
+
+
+def _install_lazy_structs(classes):
+    """Give every struct-valued field with a fresh-struct default a LazyStruct slot."""
+    seen = set()
+    todo = list(classes)
+    while todo:
+        cls = todo.pop()
+        if cls in seen:
+            continue
+        seen.add(cls)
+        for f in cls._kw_fields:
+            if f.struct is not None:
+                todo.append(f.struct)
+            if is_lazy(f) and type(cls.__dict__[f.attr]) is not LazyStruct:
+                setattr(cls, f.attr, LazyStruct(slot_offset(cls, f.attr), f.struct, f.attr))
+
+
 cdef tuple default_layout(object cls):
     layout = _default_layouts.get(cls)
     if layout is None:
         # (slot offset, default, struct class or None for a list) per field
         layout = (
-            [(kw_slot_offset(cls.__dict__[f.attr]), f.default,
+            [(slot_offset(cls, f.attr), f.default,
               None if f.kind == K_ARRAY else f.struct) for f in cls._kw_fields],
             kw_slot_offset(cls.__dict__["_unknown_tagged_fields"]),
         )
@@ -246,10 +304,12 @@ cdef bint is_default_struct(object cls, object obj) except -1:
     cdef PyObject *slot
     for entry in <list>layout[0]:
         slot = kw_get_slot(obj, <Py_ssize_t>entry[0])
+        default = entry[1]
         if slot == NULL:
+            if default is UNSET and entry[2] is not None:
+                continue  # a LazyStruct slot never touched: the default
             return False
         v = <object>slot
-        default = entry[1]
         if default is UNSET:
             if entry[2] is None:
                 if type(v) is not list or len(<list>v) != 0:
@@ -271,7 +331,9 @@ cdef object new_default(object cls):
     for entry in <list>layout[0]:
         default = entry[1]
         if default is UNSET:
-            default = [] if entry[2] is None else new_default(entry[2])
+            if entry[2] is not None:
+                continue  # a LazyStruct slot: made on first access
+            default = []
         kw_set_slot(obj, <Py_ssize_t>entry[0], default)
     kw_set_slot(obj, <Py_ssize_t>layout[1], None)
     return obj
@@ -282,17 +344,13 @@ cdef object _fresh(object field):
     return [] if field.kind == K_ARRAY else new_default(field.struct)
 
 
-cdef object _fresh_op(Op *op):
-    return [] if op.kind == K_ARRAY else new_default((<Plan>op.plan).cls)
-
-
 cdef void _fill_op(Plan plan, Op *op, object f, int version, bint flexible) except *:
     op.kind = f.kind
     op.elem = f.elem_kind
     op.nullable = f.nullable[0] <= version <= f.nullable[1]
     flex = f.flexible
     op.compact = (flex[0] <= version <= flex[1]) if flex is not None else flexible
-    op.offset = kw_slot_offset(plan.cls.__dict__[f.attr])
+    op.offset = slot_offset(plan.cls, f.attr)
     op.tag = f.tag
     op.plan = NULL
     if f.struct is not None:
@@ -324,7 +382,7 @@ cdef Plan get_plan(object cls, int version, bint flexible):
             default = f.default
             compare = _fresh(f) if default is UNSET else default
             plan.absent.append(
-                (kw_slot_offset(cls.__dict__[f.attr]), f, default, compare, f.ignorable, f.attr)
+                (slot_offset(cls, f.attr), f, default, compare, f.ignorable, f.attr)
             )
         elif flexible and f.tag >= 0 and f.tagged[0] <= version <= f.tagged[1]:
             tagged.append(f)
@@ -621,7 +679,11 @@ cdef object read_struct(Reader r, Plan plan):
     if plan.absent:
         for entry in plan.absent:
             default = entry[2]
-            kw_set_slot(obj, entry[0], _fresh(entry[1]) if default is UNSET else default)
+            if default is UNSET:
+                if is_lazy(entry[1]):
+                    continue  # left empty: LazyStruct makes it on first access
+                default = []
+            kw_set_slot(obj, entry[0], default)
     if plan.flexible and not (plan.ntops == 0 and r.p < r.end and r.p[0] == 0):
         r.kinds[d] = AT_TAGGED
         r.idx[d] = plan.ntops  # not inside any tagged field yet
@@ -641,8 +703,11 @@ cdef int read_tagged(Reader r, Plan plan, object obj, int d) except -1:
     cdef list unknown = None
     for i in range(plan.ntops):
         default = plan.tdefaults[i]
-        kw_set_slot(obj, plan.tops[i].offset,
-                    _fresh_op(&plan.tops[i]) if default is UNSET else default)
+        if default is UNSET:
+            if plan.tops[i].kind == K_STRUCT:
+                continue  # left empty: LazyStruct makes it on first access
+            default = []
+        kw_set_slot(obj, plan.tops[i].offset, default)
     r.need(n)  # each tagged field takes at least a byte
     for k in range(n):
         tag = r.uvarint()
@@ -883,6 +948,9 @@ cdef int write_op(Writer w, Op *op, object v) except -1:
 cdef inline object get_field(object obj, Py_ssize_t offset, str name):
     cdef PyObject *v = kw_get_slot(obj, offset)
     if v == NULL:
+        descr = type(obj).__dict__.get(name)
+        if type(descr) is LazyStruct:
+            return descr.__get__(obj, type(obj))
         raise _Fail(EncodeError, f"field {name} is not set")
     return <object>v
 
@@ -900,6 +968,8 @@ cdef int write_struct(Writer w, Plan plan, object obj) except -1:
         for entry in plan.absent:
             if entry[4]:
                 continue  # ignorable: dropped quietly
+            if kw_get_slot(obj, entry[0]) == NULL and is_lazy(entry[1]):
+                continue  # an untouched LazyStruct slot: the default
             v = get_field(obj, entry[0], entry[5])
             if v is not entry[2] and v != entry[3]:
                 fail = _Fail(EncodeError, "this version lacks the field, so it must keep its "
@@ -928,10 +998,14 @@ cdef int write_tagged(Writer w, Plan plan, object obj, int d) except -1:
     if plan.ntops:
         values = []
         for i in range(plan.ntops):
-            v = get_field(obj, plan.tops[i].offset, plan.tnames[i])
             if plan.tops[i].kind == K_STRUCT and plan.tdefaults[i] is UNSET:
+                if kw_get_slot(obj, plan.tops[i].offset) == NULL:
+                    values.append(UNSET)  # an untouched LazyStruct slot: the default
+                    continue
+                v = get_field(obj, plan.tops[i].offset, plan.tnames[i])
                 is_default = is_default_struct((<Plan>plan.tops[i].plan).cls, v)
             else:
+                v = get_field(obj, plan.tops[i].offset, plan.tnames[i])
                 is_default = v is plan.tdefaults[i] or v == plan.tcompare[i]
             if is_default:
                 values.append(UNSET)
@@ -980,12 +1054,16 @@ cdef int write_tagged(Writer w, Plan plan, object obj, int d) except -1:
 # ---------------------------------------------------------------------------------------------
 # Entry points
 
+from kafkawire.protocol import _generated_messages  # noqa: E402
 from kafkawire.protocol._generated_messages import (  # noqa: E402
     REQUESTS,
     RESPONSES,
     RequestHeader,
     ResponseHeader,
 )
+
+_install_lazy_structs(getattr(_generated_messages, name) for name in _generated_messages.__all__
+                      if hasattr(getattr(_generated_messages, name), "_kw_fields"))
 
 DEF CONTROLLED_SHUTDOWN = 7
 DEF API_VERSIONS = 18
