@@ -145,3 +145,10 @@ def build_batches(
     :raises EncodeError: columns of different lengths, unsupported types, a null header
         key, or a producer field out of range.
     """
+
+def murmur2(key: _Bytes) -> int:
+    """Java Kafka's murmur2 hash of one key (a signed 32-bit int)."""
+
+def key_partitions(keys: _Column, num_partitions: int) -> Any:
+    """The partition of each row's key as Java's producer picks it (int32 numpy array;
+    -1 for a null key, which the caller places)."""

@@ -1232,3 +1232,62 @@ def build_batches(
     b._built = True
     out.append(b._build_v2())
     return out
+
+
+# ---- Java's default partitioner ----------------------------------------------------------
+
+cdef int32_t _murmur2(const uint8_t *p, Py_ssize_t n) noexcept nogil:
+    """Java Kafka's Utils.murmur2 (seed 0x9747b28c), as its producer hashes record keys."""
+    cdef uint32_t m = 0x5BD1E995
+    cdef uint32_t h = <uint32_t>0x9747B28C ^ <uint32_t>n
+    cdef uint32_t k
+    cdef Py_ssize_t i = 0, whole = n - (n & 3)
+    while i < whole:
+        k = (<uint32_t>p[i] | (<uint32_t>p[i + 1] << 8) | (<uint32_t>p[i + 2] << 16)
+             | (<uint32_t>p[i + 3] << 24))
+        k *= m
+        k ^= k >> 24
+        k *= m
+        h *= m
+        h ^= k
+        i += 4
+    cdef Py_ssize_t tail = n & 3
+    if tail == 3:
+        h ^= <uint32_t>p[whole + 2] << 16
+    if tail >= 2:
+        h ^= <uint32_t>p[whole + 1] << 8
+    if tail >= 1:
+        h ^= <uint32_t>p[whole]
+        h *= m
+    h ^= h >> 13
+    h *= m
+    h ^= h >> 15
+    return <int32_t>h
+
+
+def murmur2(key):
+    """Java Kafka's murmur2 hash of one key (a signed 32-bit int)."""
+    cdef const uint8_t[::1] view = memoryview(key).cast("B")
+    cdef Py_ssize_t n = view.shape[0]
+    return _murmur2(&view[0] if n else _EMPTY, n)
+
+
+def key_partitions(keys, int32_t num_partitions):
+    """The partition of each row's key as Java's producer picks it,
+    ``(murmur2(key) & 0x7fffffff) % num_partitions``, with -1 for a null key (the caller
+    chooses those). ``keys``: a column as build_batches takes it. Returns int32 numpy."""
+    if num_partitions <= 0:
+        raise ValueError("num_partitions must be positive")
+    cdef _Col c = _column(keys, "keys")
+    cdef Py_ssize_t i, n = c.length
+    out = np.empty(n, dtype=np.int32)
+    cdef int32_t[::1] parts = out
+    cdef const uint8_t *p = NULL
+    cdef Py_ssize_t length
+    for i in range(n):
+        length = c.get(i, &p)
+        if length < 0:
+            parts[i] = -1
+        else:
+            parts[i] = (_murmur2(p, length) & 0x7FFFFFFF) % num_partitions
+    return out

@@ -21,6 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from kafkawire import __version__
+from kafkawire._builder import key_partitions, murmur2
 from kafkawire.errors import CorruptError, KafkawireError
 from kafkawire.protocol import messages as m
 from kafkawire.protocol._codec import decode_response, encode_request
@@ -41,6 +42,29 @@ from kafkawire.protocol.versions import (
     retry_version,
 )
 from kafkawire.records import RecordView, build_batches, decode_records
+
+__all__ = [
+    "EARLIEST",
+    "LATEST",
+    "READ_COMMITTED",
+    "READ_UNCOMMITTED",
+    "BrokerConnectionError",
+    "Client",
+    "ClientError",
+    "ClusterMetadata",
+    "FetchedPartition",
+    "IdempotentProducer",
+    "OffsetAndTimestamp",
+    "PartitionInfo",
+    "ProduceResult",
+    "RecordChunk",
+    "RequestTimeoutError",
+    "TopicInfo",
+    "TopicPartition",
+    "default_partition",
+    "key_partitions",
+    "murmur2",
+]
 
 EARLIEST = -2
 LATEST = -1
@@ -165,28 +189,6 @@ class RecordChunk:
         if self.start == 0 and self.stop == len(self.view):
             return table
         return table.slice(self.start, self.stop - self.start)
-
-
-def murmur2(key: bytes) -> int:
-    """Java Kafka's murmur2 hash (signed 32-bit), which its default partitioner uses."""
-    mask = 0xFFFFFFFF
-    mult = 0x5BD1E995
-    length = len(key)
-    h = (0x9747B28C ^ length) & mask
-    whole = length - length % 4
-    for (k,) in struct.iter_unpack("<I", key[:whole]):
-        k = (k * mult) & mask
-        k ^= k >> 24
-        k = (k * mult) & mask
-        h = ((h * mult) & mask) ^ k
-    tail = key[whole:]
-    if tail:
-        h ^= int.from_bytes(tail, "little")
-        h = (h * mult) & mask
-    h ^= h >> 13
-    h = (h * mult) & mask
-    h ^= h >> 15
-    return h - (1 << 32) if h & 0x80000000 else h
 
 
 def default_partition(key: bytes, num_partitions: int) -> int:

@@ -19,6 +19,7 @@ from kafkawire.client import (
     Client,
     TopicPartition,
     default_partition,
+    key_partitions,
     murmur2,
 )
 from kafkawire.protocol.error_codes import OffsetOutOfRangeError, UnknownTopicOrPartitionError
@@ -83,6 +84,14 @@ def test_murmur2_matches_java_and_kafka_python():
         key = rng.randbytes(rng.randrange(20))
         assert murmur2(key) & 0xFFFFFFFF == kp_murmur2(key)
         assert default_partition(key, 7) == (kp_murmur2(key) & 0x7FFFFFFF) % 7
+    keys = [rng.randbytes(rng.randrange(30)) if i % 7 else None for i in range(500)]
+    expected = [-1 if k is None else (kp_murmur2(k) & 0x7FFFFFFF) % 12 for k in keys]
+    for column in (keys, pa.array(keys), pa.array(keys, pa.large_binary())):
+        assert key_partitions(column, 12).tolist() == expected
+    chunked = pa.chunked_array([pa.array(keys[:100]), pa.array(keys[100:])])
+    assert key_partitions(chunked, 12).tolist() == expected
+    with pytest.raises(ValueError):
+        key_partitions(keys, 0)
 
 
 def test_metadata_create_delete(client):
