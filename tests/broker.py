@@ -2,7 +2,10 @@
 on 127.0.0.1, behind a small TCP proxy that records what clients send.
 
 The broker advertises the proxy's address, so every connection a client makes
-(bootstrap and partition leaders alike) goes through the proxy.
+(bootstrap and partition leaders alike) goes through the proxy. Two ways to
+record: `recording` + `take_frames()` (client-to-broker frames of every
+connection), and `capture()` (both directions of each connection opened while
+it is open, kept apart per connection).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import socket
 import subprocess
 import threading
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 
@@ -32,6 +36,29 @@ def wait_for_port(port: int, timeout: float = 20.0) -> None:
 
 
 @dataclass
+class CapturedConnection:
+    """Both directions of one proxied connection, from its first byte."""
+
+    requests: bytearray = field(default_factory=bytearray)  # client to broker
+    responses: bytearray = field(default_factory=bytearray)  # broker to client
+    closed: threading.Event = field(default_factory=threading.Event)
+    _open_directions: int = 2
+
+
+@dataclass
+class Capture:
+    """The connections a `RecordingProxy.capture()` block saw opened."""
+
+    connections: list[CapturedConnection] = field(default_factory=list)
+    active: bool = True
+
+    def wait_closed(self, timeout: float = 10.0) -> bool:
+        """Wait until every captured connection is closed (its last bytes recorded)."""
+        deadline = time.monotonic() + timeout
+        return all(c.closed.wait(max(0.0, deadline - time.monotonic())) for c in self.connections)
+
+
+@dataclass
 class RecordingProxy:
     """Forwards 127.0.0.1:port to the broker; keeps each connection's
     client-to-broker bytes (requests) while `recording` is set."""
@@ -42,6 +69,7 @@ class RecordingProxy:
     streams: list[bytearray] = field(default_factory=list)
     _server: socket.socket | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _captures: list[Capture] = field(default_factory=list)
 
     def start(self) -> None:
         self._server = socket.create_server(("127.0.0.1", self.port))
@@ -66,14 +94,32 @@ class RecordingProxy:
             sent = bytearray()
             with self._lock:
                 self.streams.append(sent)
-            threading.Thread(target=self._pump, args=(client, upstream, sent), daemon=True).start()
-            threading.Thread(target=self._pump, args=(upstream, client, None), daemon=True).start()
+                taps = [(cap, CapturedConnection()) for cap in self._captures]
+                for cap, conn in taps:
+                    cap.connections.append(conn)
+            threading.Thread(
+                target=self._pump, args=(client, upstream, sent, taps, "requests"), daemon=True
+            ).start()
+            threading.Thread(
+                target=self._pump, args=(upstream, client, None, taps, "responses"), daemon=True
+            ).start()
 
-    def _pump(self, src: socket.socket, dst: socket.socket, record: bytearray | None) -> None:
+    def _pump(
+        self,
+        src: socket.socket,
+        dst: socket.socket,
+        record: bytearray | None,
+        taps: Sequence[tuple[Capture, CapturedConnection]] = (),
+        direction: str = "requests",
+    ) -> None:
         try:
             while chunk := src.recv(65536):
                 if record is not None and self.recording.is_set():
                     record += chunk
+                # recorded before it is forwarded: whatever a client has received is recorded
+                for cap, conn in taps:
+                    if cap.active:
+                        getattr(conn, direction).extend(chunk)
                 dst.sendall(chunk)
         except OSError:
             pass
@@ -83,6 +129,26 @@ class RecordingProxy:
                 with contextlib.suppress(OSError):
                     s.shutdown(socket.SHUT_RDWR)
                 s.close()
+            with self._lock:
+                for _, conn in taps:
+                    conn._open_directions -= 1
+                    if conn._open_directions == 0:
+                        conn.closed.set()
+
+    @contextlib.contextmanager
+    def capture(self) -> Iterator[Capture]:
+        """Records both directions of every connection accepted inside the block, each
+        connection apart and from its first byte, whatever `recording` says; recording
+        stops when the block ends (close clients inside it to get their last bytes)."""
+        cap = Capture()
+        with self._lock:
+            self._captures.append(cap)
+        try:
+            yield cap
+        finally:
+            with self._lock:
+                self._captures.remove(cap)
+                cap.active = False
 
     def take_frames(self) -> list[bytes]:
         """The whole request frames recorded so far (without size prefixes)."""
