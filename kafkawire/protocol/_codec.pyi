@@ -14,14 +14,16 @@ def encode_request(
     client_id: str | None = None,
     size_prefix: bool = True,
     drop_unsupported: bool = False,
+    header: RequestHeader | None = None,
 ) -> bytes: ...
 def encode_response(
     msg: Message,
     *,
     version: int,
-    correlation_id: int,
+    correlation_id: int | None = None,
     size_prefix: bool = True,
     drop_unsupported: bool = False,
+    header: ResponseHeader | None = None,
 ) -> bytes: ...
 def decode_request(frame: Buffer) -> tuple[RequestHeader, Message]: ...
 def decode_response(

@@ -1131,17 +1131,26 @@ cdef int _check_end(Reader r, str root) except -1:
 
 
 def encode_request(msg, *, int version, correlation_id=0, client_id=None,
-                   bint size_prefix=True, bint drop_unsupported=False):
+                   bint size_prefix=True, bint drop_unsupported=False, header=None):
     """A request frame: [size] request header, then the message at ``version``.
 
     ``drop_unsupported``: silently drop non-default values of fields ``version`` lacks instead
-    of raising EncodeError.
+    of raising EncodeError. ``header``: a RequestHeader to write as it is (e.g. the one
+    decode_request gave, with its tagged fields) instead of one made from ``correlation_id``
+    and ``client_id``; its API key and version must match ``msg`` and ``version``.
     """
     cls = _message_class(msg, "request")
     cdef Plan plan = message_plan(cls, version)
     cdef int hv = request_header_version(cls, version)
-    header = RequestHeader(request_api_key=cls.api_key, request_api_version=version,
-                           correlation_id=correlation_id, client_id=client_id)
+    if header is None:
+        header = RequestHeader(request_api_key=cls.api_key, request_api_version=version,
+                               correlation_id=correlation_id, client_id=client_id)
+    elif type(header) is not RequestHeader:
+        raise EncodeError(f"header must be a RequestHeader, not {type(header).__name__}")
+    elif header.request_api_key != cls.api_key or header.request_api_version != version:
+        raise EncodeError(
+            f"header is for API {header.request_api_key} version "
+            f"{header.request_api_version}, the message is {cls.api_key} version {version}")
     cdef Writer w = Writer()
     w.drop = drop_unsupported
     if size_prefix:
@@ -1151,9 +1160,17 @@ def encode_request(msg, *, int version, correlation_id=0, client_id=None,
     return _finish(w, size_prefix)
 
 
-def encode_response(msg, *, int version, correlation_id, bint size_prefix=True,
-                    bint drop_unsupported=False):
-    """A response frame: [size] response header, then the message at ``version``."""
+def encode_response(msg, *, int version, correlation_id=None, bint size_prefix=True,
+                    bint drop_unsupported=False, header=None):
+    """A response frame: [size] response header, then the message at ``version``.
+
+    ``header``: a ResponseHeader to write as it is (e.g. from decode_response, with its
+    tagged fields) instead of one made from ``correlation_id``.
+    """
+    if (header is None) == (correlation_id is None):
+        raise TypeError("give either correlation_id or header")
+    if header is not None and type(header) is not ResponseHeader:
+        raise EncodeError(f"header must be a ResponseHeader, not {type(header).__name__}")
     cls = _message_class(msg, "response")
     cdef Plan plan = message_plan(cls, version)
     cdef int hv = response_header_version(cls, version)
@@ -1161,7 +1178,8 @@ def encode_response(msg, *, int version, correlation_id, bint size_prefix=True,
     w.drop = drop_unsupported
     if size_prefix:
         w.take(4)
-    header = ResponseHeader(correlation_id=correlation_id)
+    if header is None:
+        header = ResponseHeader(correlation_id=correlation_id)
     _write(w, get_plan(ResponseHeader, hv, hv >= 1), header, "ResponseHeader")
     _write(w, plan, msg, cls.__qualname__)
     return _finish(w, size_prefix)
