@@ -551,6 +551,13 @@ class Client:
             latest = [tp for tp, spec in specs.items() if spec == LATEST]
             if latest:
                 self._confirm_latest(found, latest, isolation_level)
+            untimed = [
+                tp
+                for tp, spec in specs.items()
+                if spec >= 0 and found[tp].offset >= 0 and found[tp].timestamp < 0
+            ]
+            if untimed:
+                self._find_by_timestamp(found, specs, untimed)
             return found
 
         return self._with_retries(call, "ListOffsets")
@@ -573,6 +580,23 @@ class Client:
             if isolation_level == READ_COMMITTED and part.last_stable_offset >= 0:
                 end = part.last_stable_offset
             found[tp] = OffsetAndTimestamp(end, found[tp].timestamp)
+
+    def _find_by_timestamp(self, found, specs, tps) -> None:
+        """Look up by reading for answers to a timestamp lookup that carry an offset but no
+        timestamp: Tansu 0.x answers offset 0, timestamp -1 whatever the time asked. The
+        partition is read from that offset and timestamps compared in numpy."""
+        ends = self.latest_offsets(tps)
+        for tp in tps:
+            start = found[tp].offset
+            found[tp] = OffsetAndTimestamp(-1, -1)  # no record at or after the time
+            for chunk in self.read_range(tp, start, ends[tp]):
+                hits = np.flatnonzero(chunk.timestamps >= specs[tp])
+                if len(hits):
+                    row = int(hits[0])
+                    found[tp] = OffsetAndTimestamp(
+                        int(chunk.offsets[row]), int(chunk.timestamps[row])
+                    )
+                    break
 
     def earliest_offsets(self, tps: Iterable[TopicPartition]) -> dict[TopicPartition, int]:
         return {tp: r.offset for tp, r in self.list_offsets(dict.fromkeys(tps, EARLIEST)).items()}

@@ -246,8 +246,9 @@ def test_list_offsets_earliest_latest_by_timestamp(client):
     assert client.list_offsets({tp: LATEST})[tp].offset == 20
     assert client.list_offsets({tp: base - 1})[tp].offset == 0
     found = client.list_offsets({tp: base + 10_000})[tp]
-    # brokers answer at batch or record granularity; never past the first record at/after
-    assert found.offset <= 10
+    assert found == (10, base + 10_000)
+    assert client.list_offsets({tp: base + 12_500})[tp] == (13, base + 13_000)
+    assert client.list_offsets({tp: base + 99_000})[tp].offset == -1  # after every record
 
 
 def test_offset_out_of_range(client):

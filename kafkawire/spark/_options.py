@@ -1,0 +1,338 @@
+"""The options of the kafkawire data sources, named and interpreted as Spark's Kafka source
+and sink name and interpret them (case-insensitively)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from kafkawire.client import (
+    EARLIEST,
+    LATEST,
+    READ_COMMITTED,
+    READ_UNCOMMITTED,
+    Client,
+    TopicPartition,
+)
+from kafkawire.errors import KafkawireError
+
+
+class OptionError(KafkawireError, ValueError):
+    """A data source option that is missing, malformed or contradicts another."""
+
+
+class DataLossError(KafkawireError):
+    """Records the query asked for are gone (retention, a deleted topic, a truncated log)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(
+            f"{message}. Some data may have been lost: it is no longer in Kafka (aged out by "
+            "retention, or the topic was deleted). Set the option failOnDataLoss to false to "
+            "skip what is missing and go on."
+        )
+
+
+# kafka.* options that would change what the consumer/producer does in ways kafkawire's client
+# cannot follow: refuse them rather than quietly ignore them.
+_UNSUPPORTED = {
+    "kafka.security.protocol": "only PLAINTEXT connections are supported",
+    "kafka.key.deserializer": "keys are always read as binary",
+    "kafka.value.deserializer": "values are always read as binary",
+    "kafka.key.serializer": "keys are written from a binary or string column",
+    "kafka.value.serializer": "values are written from a binary or string column",
+    "kafka.auto.offset.reset": "use startingOffsets",
+    "kafka.enable.auto.commit": "offsets are not committed to Kafka",
+    "kafka.interceptor.classes": "interceptors are Java classes",
+}
+_UNSUPPORTED_PREFIXES = ("kafka.sasl.", "kafka.ssl.")
+_SUBSCRIPTIONS = ("subscribe", "subscribePattern", "assign")
+
+
+class Options:
+    """Case-insensitive view of a data source's options with typed getters."""
+
+    def __init__(self, options: Mapping[str, str]) -> None:
+        self._values = {str(k).lower(): str(v) for k, v in options.items() if v is not None}
+        for name, value in self._values.items():
+            if name in _UNSUPPORTED and not (
+                name == "kafka.security.protocol" and value.upper() == "PLAINTEXT"
+            ):
+                raise OptionError(f"option {name!r} is not supported: {_UNSUPPORTED[name]}")
+            if name.startswith(_UNSUPPORTED_PREFIXES):
+                raise OptionError(f"option {name!r} is not supported: no TLS or SASL")
+
+    def get(self, name: str, default: str | None = None) -> str | None:
+        return self._values.get(name.lower(), default)
+
+    def __contains__(self, name: str) -> bool:
+        return name.lower() in self._values
+
+    def flag(self, name: str, default: bool) -> bool:
+        value = self.get(name)
+        if value is None:
+            return default
+        if value.strip().lower() in ("true", "false"):
+            return value.strip().lower() == "true"
+        raise OptionError(f"option {name} must be true or false, not {value!r}")
+
+    def integer(self, name: str, default: int, *, minimum: int | None = None) -> int:
+        number = self.optional_integer(name, minimum=minimum)
+        return default if number is None else number
+
+    def optional_integer(self, name: str, *, minimum: int | None = None) -> int | None:
+        value = self.get(name)
+        if value is None:
+            return None
+        try:
+            number = int(value.strip())
+        except ValueError:
+            raise OptionError(f"option {name} must be an integer, not {value!r}") from None
+        if minimum is not None and number < minimum:
+            raise OptionError(f"option {name} must be at least {minimum}, not {number}")
+        return number
+
+
+@dataclass(frozen=True)
+class ClientConfig:
+    """What it takes to open a kafkawire Client in any process (picklable)."""
+
+    bootstrap_servers: str
+    client_id: str = "kafkawire-spark"
+    request_timeout: float = 30.0
+    retries: int = 5
+    retry_backoff: float = 0.1
+
+    @classmethod
+    def from_options(cls, opts: Options) -> ClientConfig:
+        servers = opts.get("kafka.bootstrap.servers")
+        if not servers or not servers.strip():
+            raise OptionError("option kafka.bootstrap.servers is required (host:port,...)")
+        return cls(
+            bootstrap_servers=servers.strip(),
+            client_id=opts.get("kafka.client.id") or "kafkawire-spark",
+            request_timeout=opts.integer("kafka.request.timeout.ms", 30000, minimum=1) / 1000,
+            retries=opts.integer("fetchOffset.numRetries", 5, minimum=0),
+            retry_backoff=opts.integer("fetchOffset.retryIntervalMs", 100, minimum=0) / 1000,
+        )
+
+    def client(self) -> Client:
+        return Client(
+            self.bootstrap_servers,
+            client_id=self.client_id,
+            request_timeout=self.request_timeout,
+            connect_timeout=min(self.request_timeout, 10.0),
+            retries=self.retries,
+            retry_backoff=self.retry_backoff,
+        )
+
+
+@dataclass(frozen=True)
+class Subscription:
+    """subscribe (topic names), subscribePattern (a regex, matched whole) or assign."""
+
+    kind: str
+    topics: tuple[str, ...] = ()
+    pattern: str | None = None
+    assigned: tuple[TopicPartition, ...] = ()
+
+
+@dataclass(frozen=True)
+class OffsetSpec:
+    """Where reading starts or ends.
+
+    kind "earliest" / "latest"; "offsets": ``per_partition`` maps every partition to an
+    offset, -2 (earliest) or -1 (latest); "timestamp": ``timestamp`` (ms) for every
+    partition; "timestamps": ``per_partition`` maps every partition to a timestamp (ms).
+    """
+
+    kind: str
+    per_partition: dict[TopicPartition, int] = field(default_factory=dict)
+    timestamp: int | None = None
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    client: ClientConfig
+    subscription: Subscription
+    starting: OffsetSpec
+    ending: OffsetSpec
+    timestamp_strategy: str = "error"  # startingOffsetsByTimestampStrategy: error | latest
+    include_headers: bool = False
+    fail_on_data_loss: bool = True
+    min_partitions: int | None = None
+    max_records_per_partition: int | None = None
+    max_offsets_per_trigger: int | None = None
+    isolation_level: int = READ_UNCOMMITTED
+    partition_max_bytes: int = 10 * 1024 * 1024
+    max_wait_ms: int = 500
+    verify_crc: bool = True
+
+
+@dataclass(frozen=True)
+class WriteOptions:
+    client: ClientConfig
+    topic: str | None = None
+    acks: int = -1
+    compression: str | None = None
+    max_batch_bytes: int = 1024 * 1024
+    idempotent: bool = True
+    timeout_ms: int = 30000
+
+
+def _subscription(opts: Options) -> Subscription:
+    given = [name for name in _SUBSCRIPTIONS if name in opts]
+    if len(given) != 1:
+        raise OptionError(
+            "exactly one of the options subscribe, subscribePattern and assign must be given"
+            + (f", not {len(given)}: {given}" if given else "")
+        )
+    kind = given[0]
+    value = opts.get(kind) or ""
+    if kind == "subscribe":
+        topics = tuple(t.strip() for t in value.split(",") if t.strip())
+        if not topics:
+            raise OptionError("option subscribe names no topic")
+        return Subscription(kind, topics=topics)
+    if kind == "subscribePattern":
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise OptionError(f"option subscribePattern is not a valid regex: {exc}") from None
+        return Subscription(kind, pattern=value)
+    assigned = _partition_json(kind, value, lambda v: isinstance(v, list), "a list of partitions")
+    tps = tuple(
+        TopicPartition(topic, _json_int(kind, p))
+        for topic, parts in assigned.items()
+        for p in parts
+    )
+    if not tps:
+        raise OptionError("option assign names no partition")
+    return Subscription(kind, assigned=tps)
+
+
+def _partition_json(name: str, value: str, check, what: str) -> dict:
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError as exc:
+        raise OptionError(f"option {name} is not valid JSON ({exc}): {value!r}") from None
+    if not isinstance(parsed, dict) or not all(check(v) for v in parsed.values()):
+        raise OptionError(f'option {name} must map each topic to {what}, e.g. {{"topic": ...}}')
+    return parsed
+
+
+def _json_int(name: str, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            return int(str(value))
+        except ValueError:
+            raise OptionError(f"option {name}: {value!r} is not an integer") from None
+    return value
+
+
+def _per_partition(name: str, value: str) -> dict[TopicPartition, int]:
+    parsed = _partition_json(name, value, lambda v: isinstance(v, dict), "an object")
+    return {
+        TopicPartition(topic, _json_int(name, p)): _json_int(name, n)
+        for topic, parts in parsed.items()
+        for p, n in parts.items()
+    }
+
+
+def _offset_spec(opts: Options, side: str, default: str, *, streaming: bool) -> OffsetSpec:
+    """startingTimestamp > startingOffsetsByTimestamp > startingOffsets, as Spark ranks them."""
+    timestamp = opts.optional_integer(f"{side}Timestamp", minimum=0)
+    if timestamp is not None:
+        return OffsetSpec("timestamp", timestamp=timestamp)
+    by_timestamp = opts.get(f"{side}OffsetsByTimestamp")
+    if by_timestamp is not None:
+        return OffsetSpec("timestamps", _per_partition(f"{side}OffsetsByTimestamp", by_timestamp))
+    name = f"{side}Offsets"
+    value = (opts.get(name) or default).strip()
+    if value.lower() in ("earliest", "latest"):
+        kind = value.lower()
+        if not streaming and (side, kind) in (("starting", "latest"), ("ending", "earliest")):
+            raise OptionError(f"option {name} cannot be {kind} for batch queries")
+        return OffsetSpec(kind)
+    offsets = _per_partition(name, value)
+    refused = LATEST if side == "starting" else EARLIEST
+    if not streaming and refused in offsets.values():
+        raise OptionError(
+            f"option {name} cannot use {refused} "
+            f"({'latest' if refused == LATEST else 'earliest'}) for batch queries"
+        )
+    bad = {tp: n for tp, n in offsets.items() if n < EARLIEST}
+    if bad:
+        raise OptionError(f"option {name}: offsets must be >= 0, -1 or -2, not {bad}")
+    return OffsetSpec("offsets", offsets)
+
+
+def read_options(options: Mapping[str, str], *, streaming: bool) -> ReadOptions:
+    """Parse the options of a read; raises OptionError."""
+    opts = Options(options)
+    for name in ("minOffsetsPerTrigger", "maxTriggerDelay"):
+        if name in opts:
+            raise OptionError(f"option {name} is not supported (maxOffsetsPerTrigger is)")
+    if streaming:
+        for name in ("endingOffsets", "endingTimestamp", "endingOffsetsByTimestamp"):
+            if name in opts:
+                raise OptionError(f"option {name} is for batch queries, not streaming ones")
+    isolation = (opts.get("kafka.isolation.level") or "read_uncommitted").strip().lower()
+    if isolation not in ("read_uncommitted", "read_committed"):
+        raise OptionError("option kafka.isolation.level must be read_uncommitted or read_committed")
+    strategy = (opts.get("startingOffsetsByTimestampStrategy") or "error").strip().lower()
+    if strategy not in ("error", "latest"):
+        raise OptionError("option startingOffsetsByTimestampStrategy must be error or latest")
+    return ReadOptions(
+        client=ClientConfig.from_options(opts),
+        subscription=_subscription(opts),
+        starting=_offset_spec(
+            opts, "starting", "latest" if streaming else "earliest", streaming=streaming
+        ),
+        ending=OffsetSpec("latest")
+        if streaming
+        else _offset_spec(opts, "ending", "latest", streaming=False),
+        timestamp_strategy=strategy,
+        include_headers=opts.flag("includeHeaders", False),
+        fail_on_data_loss=opts.flag("failOnDataLoss", True),
+        min_partitions=opts.optional_integer("minPartitions", minimum=1),
+        max_records_per_partition=opts.optional_integer("maxRecordsPerPartition", minimum=1),
+        max_offsets_per_trigger=opts.optional_integer("maxOffsetsPerTrigger", minimum=1),
+        isolation_level=READ_COMMITTED if isolation == "read_committed" else READ_UNCOMMITTED,
+        partition_max_bytes=opts.integer(
+            "kafka.max.partition.fetch.bytes", 10 * 1024 * 1024, minimum=1024
+        ),
+        max_wait_ms=opts.integer("kafka.fetch.max.wait.ms", 500, minimum=1),
+        verify_crc=opts.flag("kafka.check.crcs", True),
+    )
+
+
+_ACKS = {"all": -1, "-1": -1, "0": 0, "1": 1}
+_CODECS = ("none", "gzip", "snappy", "lz4", "zstd")
+
+
+def write_options(options: Mapping[str, str]) -> WriteOptions:
+    """Parse the options of a write; raises OptionError."""
+    opts = Options(options)
+    acks = (opts.get("kafka.acks") or "all").strip().lower()
+    if acks not in _ACKS:
+        raise OptionError(f"option kafka.acks must be all, -1, 0 or 1, not {acks!r}")
+    codec = (opts.get("kafka.compression.type") or "none").strip().lower()
+    if codec not in _CODECS:
+        raise OptionError(f"option kafka.compression.type must be one of {_CODECS}")
+    idempotent = opts.flag("kafka.enable.idempotence", True)
+    if idempotent and _ACKS[acks] != -1:
+        if "kafka.enable.idempotence" in opts:
+            raise OptionError("kafka.enable.idempotence=true needs kafka.acks=all")
+        idempotent = False  # as Java's producer: idempotence is on by default only with acks=all
+    topic = opts.get("topic")
+    return WriteOptions(
+        client=ClientConfig.from_options(opts),
+        topic=topic.strip() if topic and topic.strip() else None,
+        acks=_ACKS[acks],
+        compression=None if codec == "none" else codec,
+        max_batch_bytes=opts.integer("kafka.batch.size", 1024 * 1024, minimum=1024),
+        idempotent=idempotent,
+        timeout_ms=opts.integer("kafka.request.timeout.ms", 30000, minimum=1),
+    )

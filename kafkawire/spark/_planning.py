@@ -1,0 +1,252 @@
+"""Driver-side planning of a Kafka read: which partitions, which offsets, which Spark splits.
+
+Plain Python over kafkawire's Client, no Spark: the data sources call these from Spark's
+planner processes, and tests call them directly.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from kafkawire.client import EARLIEST, LATEST, Client, TopicPartition
+from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError, raise_for_code
+from kafkawire.spark._options import DataLossError, OffsetSpec, OptionError, Subscription
+
+log = logging.getLogger("kafkawire.spark")
+
+Offsets = dict[TopicPartition, int]
+
+
+@dataclass(frozen=True)
+class OffsetRange:
+    """Records ``start <= offset < end`` of one partition: one Spark task's share."""
+
+    tp: TopicPartition
+    start: int
+    end: int
+
+    @property
+    def size(self) -> int:
+        return self.end - self.start
+
+
+def subscribed_partitions(client: Client, sub: Subscription) -> list[TopicPartition]:
+    """The partitions a subscription covers now, sorted.
+
+    :raises UnknownTopicOrPartitionError: subscribe or assign names a topic (or assign a
+        partition) the cluster does not have. A pattern matching nothing covers nothing.
+    """
+    if sub.kind == "subscribePattern":
+        pattern = re.compile(sub.pattern or "")
+        topics = client.metadata(None).topics
+        return sorted(
+            TopicPartition(name, p)
+            for name, info in topics.items()
+            if not info.is_internal and not info.error_code and pattern.fullmatch(name)
+            for p in info.partitions
+        )
+    names = sub.topics if sub.kind == "subscribe" else tuple({tp.topic for tp in sub.assigned})
+    topics = client.metadata(list(names)).topics
+    for name in names:
+        info = topics.get(name)
+        if info is None:
+            raise UnknownTopicOrPartitionError(f"topic {name!r}")
+        raise_for_code(info.error_code, f"topic {name!r}")
+    if sub.kind == "subscribe":
+        return sorted(TopicPartition(n, p) for n in names for p in topics[n].partitions)
+    missing = [tp for tp in sub.assigned if tp.partition not in topics[tp.topic].partitions]
+    if missing:
+        raise UnknownTopicOrPartitionError(f"assign names partitions that do not exist: {missing}")
+    return sorted(set(sub.assigned))
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Each partition's log start offset and end (high watermark, or last stable offset)."""
+
+    earliest: Offsets
+    latest: Offsets
+
+    @classmethod
+    def fetch(cls, client: Client, tps: Iterable[TopicPartition], isolation_level: int) -> Bounds:
+        tps = list(tps)
+        if not tps:
+            return cls({}, {})
+        return cls(
+            client.earliest_offsets(tps),
+            client.latest_offsets(tps, isolation_level=isolation_level),
+        )
+
+
+def resolve_offsets(
+    client: Client,
+    spec: OffsetSpec,
+    tps: list[TopicPartition],
+    bounds: Bounds,
+    *,
+    starting: bool,
+    timestamp_strategy: str = "error",
+) -> Offsets:
+    """The offset ``spec`` names for each partition (-2 / -1 resolved against ``bounds``)."""
+    if spec.kind == "earliest":
+        return {tp: bounds.earliest[tp] for tp in tps}
+    if spec.kind == "latest":
+        return {tp: bounds.latest[tp] for tp in tps}
+    side = "starting" if starting else "ending"
+    if spec.kind in ("offsets", "timestamps"):
+        given = set(spec.per_partition)
+        if given != set(tps):
+            option = f"{side}Offsets" + ("ByTimestamp" if spec.kind == "timestamps" else "")
+            raise OptionError(
+                f"option {option} must name every subscribed partition and no other: "
+                f"missing {sorted(set(tps) - given)}, unknown {sorted(given - set(tps))}"
+            )
+    if spec.kind == "offsets":
+        resolved = {}
+        for tp in tps:
+            offset = spec.per_partition[tp]
+            resolved[tp] = {EARLIEST: bounds.earliest[tp], LATEST: bounds.latest[tp]}.get(
+                offset, offset
+            )
+        return resolved
+    wanted: dict[TopicPartition, int]
+    if spec.kind == "timestamp":
+        assert spec.timestamp is not None
+        wanted = dict.fromkeys(tps, spec.timestamp)
+    else:
+        wanted = {tp: spec.per_partition[tp] for tp in tps}
+    found = client.list_offsets(wanted) if wanted else {}
+    resolved = {}
+    for tp in tps:
+        offset = found[tp].offset
+        if offset < 0:  # no record at or after the timestamp
+            if starting and timestamp_strategy == "error":
+                raise OptionError(
+                    f"no record of {tp.topic}-{tp.partition} has a timestamp at or after "
+                    f"{wanted[tp]}; set startingOffsetsByTimestampStrategy=latest to start at "
+                    "the end of such partitions"
+                )
+            offset = bounds.latest[tp]
+        resolved[tp] = offset
+    return resolved
+
+
+def _loss(fail: bool, message: str) -> None:
+    if fail:
+        raise DataLossError(message)
+    log.warning("%s; failOnDataLoss=false: going on without it", message)
+
+
+def check_ranges(
+    starts: Mapping[TopicPartition, int],
+    ends: Mapping[TopicPartition, int],
+    bounds: Bounds,
+    *,
+    fail_on_data_loss: bool,
+) -> list[OffsetRange]:
+    """Ranges from resolved offsets, checked against what the partitions hold.
+
+    A start below the log start offset, or a start or end past the partition's end, is data
+    loss: DataLossError, or with ``fail_on_data_loss`` false the range shrinks to what exists.
+
+    :raises OptionError: a start after its end.
+    """
+    ranges = []
+    for tp in sorted(ends):
+        start, end = starts[tp], ends[tp]
+        low, high = bounds.earliest[tp], bounds.latest[tp]
+        name = f"{tp.topic}-{tp.partition}"
+        lost = False
+        if end > high:
+            _loss(fail_on_data_loss, f"{name}: ending offset {end} is past the end {high}")
+            end, lost = high, True
+        if start < low:
+            _loss(fail_on_data_loss, f"{name}: offsets {start} to {low - 1} are gone")
+            start, lost = low, True
+        elif start > high:
+            _loss(fail_on_data_loss, f"{name}: starting offset {start} is past the end {high}")
+            start, lost = high, True
+        if start > end:
+            if not lost:
+                raise OptionError(
+                    f"{name}: starting offset {start} is after the ending offset {end}"
+                )
+            end = start  # what was asked for is gone: nothing to read
+        ranges.append(OffsetRange(tp, start, end))
+    return ranges
+
+
+def _split(r: OffsetRange, parts: int) -> list[OffsetRange]:
+    out = []
+    remaining, start = r.size, r.start
+    for i in range(parts):
+        this = remaining // (parts - i)  # the last parts take the rounding
+        remaining -= this
+        out.append(OffsetRange(r.tp, start, start + this))
+        start += this
+    return out
+
+
+def split_ranges(
+    ranges: list[OffsetRange],
+    *,
+    min_partitions: int | None = None,
+    max_records_per_partition: int | None = None,
+) -> list[OffsetRange]:
+    """Spark's splitting of a read into tasks: empty ranges dropped; ranges over
+    ``max_records_per_partition`` cut into equal parts; then, while fewer ranges than
+    ``min_partitions``, each range cut in proportion to its share of all the records."""
+    ranges = [r for r in ranges if r.size > 0]
+    if max_records_per_partition:
+        ranges = [
+            part
+            for r in ranges
+            for part in _split(r, math.ceil(r.size / max_records_per_partition))
+        ]
+    if min_partitions and len(ranges) < min_partitions:
+        ideal = sum(r.size for r in ranges) / min_partitions
+        ranges = [
+            part
+            for r in ranges
+            for part in _split(r, max(math.floor(r.size / ideal + 0.5), 1))
+            if part.size > 0
+        ]
+    return ranges
+
+
+def rate_limit(starts: Offsets, ends: Offsets, max_records: int) -> Offsets:
+    """Ends moved back so that about ``max_records`` records are read in all, each partition
+    taking its share of what is available (at least one record when it has any)."""
+    sizes = {tp: end - starts[tp] for tp, end in ends.items() if end - starts[tp] > 0}
+    total = sum(sizes.values())
+    if total <= max_records:
+        return dict(ends)
+    limited = {}
+    for tp, end in ends.items():
+        if tp not in sizes:
+            limited[tp] = end
+            continue
+        share = max_records * sizes[tp] / total
+        share = math.ceil(share) if share < 1 else math.floor(share)
+        limited[tp] = min(end, starts[tp] + share)
+    return limited
+
+
+def to_json(offsets: Mapping[TopicPartition, int]) -> dict[str, dict[str, int]]:
+    """Spark's Kafka offset JSON: {"topic": {"0": 23}}, topics and partitions in order."""
+    out: dict[str, dict[str, int]] = {}
+    for tp in sorted(offsets):
+        out.setdefault(tp.topic, {})[str(tp.partition)] = int(offsets[tp])
+    return out
+
+
+def from_json(offsets: Mapping[str, Mapping[str, int]]) -> Offsets:
+    return {
+        TopicPartition(topic, int(p)): int(n)
+        for topic, parts in offsets.items()
+        for p, n in parts.items()
+    }

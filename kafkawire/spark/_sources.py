@@ -1,0 +1,402 @@
+"""The Spark data sources (pyspark.sql.datasource, Spark 4.2+): Kafka topics through
+kafkawire's client, and Kafka log-segment files."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+import pyarrow as pa
+from pyspark.sql.datasource import (
+    DataSource,
+    DataSourceArrowWriter,
+    DataSourceReader,
+    DataSourceStreamArrowWriter,
+    DataSourceStreamReader,
+    InputPartition,
+    WriterCommitMessage,
+)
+from pyspark.sql.streaming.datasource import (
+    ReadAllAvailable,
+    ReadLimit,
+    ReadMaxRows,
+    SupportsTriggerAvailableNow,
+)
+from pyspark.sql.types import (
+    ArrayType,
+    BinaryType,
+    IntegerType,
+    LongType,
+    StringType,
+    StructField,
+    StructType,
+    TimestampType,
+)
+
+from kafkawire.client import Client, TopicPartition
+from kafkawire.segments import DEFAULT_CHUNK_BYTES, SegmentFile, find_segments, read_views
+from kafkawire.spark import SEGMENT_SOURCE_NAME, SOURCE_NAME
+from kafkawire.spark._arrow import kafka_batches
+from kafkawire.spark._options import (
+    DataLossError,
+    OptionError,
+    Options,
+    ReadOptions,
+    read_options,
+    write_options,
+)
+from kafkawire.spark._planning import (
+    Bounds,
+    OffsetRange,
+    Offsets,
+    check_ranges,
+    from_json,
+    rate_limit,
+    resolve_offsets,
+    split_ranges,
+    subscribed_partitions,
+    to_json,
+)
+from kafkawire.spark._reading import log, read_offset_range
+from kafkawire.spark._writing import check_input_schema, write_batches
+
+_HEADERS = ArrayType(
+    StructType([StructField("key", StringType()), StructField("value", BinaryType())])
+)
+
+
+def kafka_schema(include_headers: bool = False) -> StructType:
+    """Spark's Kafka source schema (headers only with includeHeaders=true)."""
+    fields = [
+        StructField("key", BinaryType()),
+        StructField("value", BinaryType()),
+        StructField("topic", StringType()),
+        StructField("partition", IntegerType()),
+        StructField("offset", LongType()),
+        StructField("timestamp", TimestampType()),
+        StructField("timestampType", IntegerType()),
+    ]
+    if include_headers:
+        fields.append(StructField("headers", _HEADERS))
+    return StructType(fields)
+
+
+def _check_schema(schema: StructType, include_headers: bool, source: str) -> None:
+    if schema != kafka_schema(include_headers):
+        raise OptionError(
+            f"the {source} source has a fixed schema (Spark's Kafka columns"
+            f"{', with headers' if include_headers else ''}); do not give one"
+        )
+
+
+# ---- reading topics -----------------------------------------------------------------------
+
+
+class KafkaPartition(InputPartition):
+    """One Spark task: one offset range of one Kafka partition (None: nothing to read)."""
+
+    def __init__(self, range: OffsetRange | None) -> None:
+        self.range = range
+
+
+def _tasks(ranges: list[OffsetRange], opts: ReadOptions) -> list[KafkaPartition]:
+    ranges = split_ranges(
+        ranges,
+        min_partitions=opts.min_partitions,
+        max_records_per_partition=opts.max_records_per_partition,
+    )
+    # Spark runs a read with no partitions as one task anyway: give it an empty one
+    return [KafkaPartition(r) for r in ranges] or [KafkaPartition(None)]
+
+
+def _read(opts: ReadOptions, partition: InputPartition) -> Iterator[pa.RecordBatch]:
+    assert isinstance(partition, KafkaPartition)
+    if partition.range is None:
+        return iter(())
+    return read_offset_range(opts, partition.range)
+
+
+class KafkaBatchReader(DataSourceReader):
+    """spark.read: the offset ranges are fixed when Spark plans the query."""
+
+    def __init__(self, opts: ReadOptions) -> None:
+        self.opts = opts
+
+    def partitions(self) -> Sequence[InputPartition]:
+        opts = self.opts
+        with opts.client.client() as client:
+            tps = subscribed_partitions(client, opts.subscription)
+            bounds = Bounds.fetch(client, tps, opts.isolation_level)
+            starts = resolve_offsets(
+                client,
+                opts.starting,
+                tps,
+                bounds,
+                starting=True,
+                timestamp_strategy=opts.timestamp_strategy,
+            )
+            ends = resolve_offsets(client, opts.ending, tps, bounds, starting=False)
+        ranges = check_ranges(starts, ends, bounds, fail_on_data_loss=opts.fail_on_data_loss)
+        return _tasks(ranges, opts)
+
+    def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
+        return _read(self.opts, partition)
+
+
+class KafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
+    """readStream: offsets are Spark's Kafka offset JSON, {"topic": {"partition": offset}}.
+
+    Spark keeps one instance in a long-lived planner process (initialOffset, latestOffset,
+    partitions, commit), and pickles fresh ones to the executors for read().
+    """
+
+    def __init__(self, opts: ReadOptions) -> None:
+        self.opts = opts
+        self._client: Client | None = None
+        self._target: Offsets | None = None  # Trigger.AvailableNow: the end, fixed up front
+        self._latest: Offsets | None = None
+
+    def __getstate__(self) -> dict:
+        return {"opts": self.opts, "_client": None, "_target": None, "_latest": None}
+
+    @property
+    def client(self) -> Client:
+        if self._client is None:
+            self._client = self.opts.client.client()
+        return self._client
+
+    def _current(self) -> tuple[list[TopicPartition], Bounds]:
+        tps = subscribed_partitions(self.client, self.opts.subscription)
+        return tps, Bounds.fetch(self.client, tps, self.opts.isolation_level)
+
+    def initialOffset(self) -> dict:
+        tps, bounds = self._current()
+        starts = resolve_offsets(
+            self.client,
+            self.opts.starting,
+            tps,
+            bounds,
+            starting=True,
+            timestamp_strategy=self.opts.timestamp_strategy,
+        )
+        return to_json(starts)
+
+    def getDefaultReadLimit(self) -> ReadLimit:
+        limit = self.opts.max_offsets_per_trigger
+        return ReadAllAvailable() if limit is None else ReadMaxRows(limit)
+
+    def prepareForTriggerAvailableNow(self) -> None:
+        _, bounds = self._current()
+        self._target = dict(bounds.latest)
+
+    def latestOffset(self, start: dict, limit: ReadLimit) -> dict:
+        begin = from_json(start)
+        # under Trigger.AvailableNow the end was fixed by prepareForTriggerAvailableNow
+        latest = self._target if self._target is not None else self._current()[1].latest
+        self._latest = latest = dict(latest)
+        # partitions new to the query start at their beginning (as Spark's Kafka source)
+        new = [tp for tp in latest if tp not in begin]
+        starts = {tp: begin[tp] for tp in latest if tp in begin}
+        starts.update(self.client.earliest_offsets(new) if new else {})
+        ends = latest
+        if isinstance(limit, ReadMaxRows):
+            ends = rate_limit(starts, ends, limit.max_rows)
+        # partitions that are gone are left out; partitions() reports their loss
+        return to_json(ends)
+
+    def reportLatestOffset(self) -> dict | None:
+        return None if self._latest is None else to_json(self._latest)
+
+    def partitions(self, start: dict, end: dict) -> Sequence[InputPartition]:
+        begin, finish = from_json(start), from_json(end)
+        gone = sorted(set(begin) - set(finish))
+        if gone:
+            message = f"partitions {gone} are no longer subscribed or no longer exist"
+            if self.opts.fail_on_data_loss:
+                raise DataLossError(message)
+            log.warning("%s; failOnDataLoss=false: going on without them", message)
+        new = [tp for tp in finish if tp not in begin]
+        if new:  # partitions that appeared in this batch start at their beginning
+            begin.update(self.client.earliest_offsets(new))
+        tps = sorted(finish)
+        bounds = Bounds.fetch(self.client, tps, self.opts.isolation_level)
+        ranges = check_ranges(
+            {tp: begin[tp] for tp in tps},
+            finish,
+            bounds,
+            fail_on_data_loss=self.opts.fail_on_data_loss,
+        )
+        return [t for t in _tasks(ranges, self.opts) if t.range is not None]
+
+    def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
+        return _read(self.opts, partition)
+
+    def commit(self, end: dict) -> None:
+        """Nothing to do: Spark's checkpoint holds the offsets (none are committed to Kafka)."""
+
+    def stop(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+
+# ---- writing topics -----------------------------------------------------------------------
+
+
+@dataclass
+class KafkaCommitMessage(WriterCommitMessage):
+    """What one write task produced: records per partition."""
+
+    records: dict[TopicPartition, int] = field(default_factory=dict)
+
+
+class KafkaBatchWriter(DataSourceArrowWriter):
+    """df.write: each task produces its rows as they come (at-least-once, as Spark's sink)."""
+
+    def __init__(self, options: dict[str, str], schema: StructType) -> None:
+        self.opts = write_options(options)
+        check_input_schema(((f.name, f.dataType.simpleString()) for f in schema.fields), self.opts)
+
+    def write(self, iterator: Iterator[pa.RecordBatch]) -> KafkaCommitMessage:
+        return KafkaCommitMessage(write_batches(self.opts, iterator).records)
+
+    def commit(self, messages: list[WriterCommitMessage | None]) -> None:
+        """Records are visible as soon as each produce is acknowledged: nothing to do."""
+
+    def abort(self, messages: list[WriterCommitMessage | None]) -> None:
+        """Kafka cannot take records back: what failed tasks produced stays."""
+
+
+class KafkaStreamWriter(DataSourceStreamArrowWriter):
+    """writeStream: each micro-batch is produced as df.write does (at-least-once)."""
+
+    def __init__(self, options: dict[str, str], schema: StructType) -> None:
+        self.opts = write_options(options)
+        check_input_schema(((f.name, f.dataType.simpleString()) for f in schema.fields), self.opts)
+
+    def write(self, iterator: Iterator[pa.RecordBatch]) -> KafkaCommitMessage:
+        return KafkaCommitMessage(write_batches(self.opts, iterator).records)
+
+    def commit(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:
+        """Nothing to do: the records were acknowledged when the tasks produced them."""
+
+    def abort(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:
+        """Kafka cannot take records back: what failed tasks produced stays."""
+
+
+class KafkaDataSource(DataSource):
+    """Kafka topics: spark.read / readStream / write / writeStream .format("kafkawire")."""
+
+    @classmethod
+    def name(cls) -> str:
+        return SOURCE_NAME
+
+    def _include_headers(self) -> bool:
+        return Options(self.options).flag("includeHeaders", False)
+
+    def schema(self) -> StructType:
+        return kafka_schema(self._include_headers())
+
+    def reader(self, schema: StructType) -> DataSourceReader:
+        opts = read_options(self.options, streaming=False)
+        _check_schema(schema, opts.include_headers, SOURCE_NAME)
+        return KafkaBatchReader(opts)
+
+    def streamReader(self, schema: StructType) -> DataSourceStreamReader:
+        opts = read_options(self.options, streaming=True)
+        _check_schema(schema, opts.include_headers, SOURCE_NAME)
+        return KafkaStreamReader(opts)
+
+    def writer(self, schema: StructType, overwrite: bool) -> KafkaBatchWriter:
+        if overwrite:
+            raise OptionError("Kafka topics cannot be overwritten: write with mode('append')")
+        return KafkaBatchWriter(dict(self.options), schema)
+
+    def streamWriter(self, schema: StructType, overwrite: bool) -> KafkaStreamWriter:
+        return KafkaStreamWriter(dict(self.options), schema)
+
+
+# ---- reading segment files ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SegmentOptions:
+    paths: tuple[str, ...]
+    include_headers: bool
+    fail_on_data_loss: bool
+    verify_crc: bool
+    chunk_bytes: int
+
+    @classmethod
+    def parse(cls, options) -> SegmentOptions:
+        opts = Options(options)
+        if "paths" in opts:  # load([a, b]): Spark passes a JSON list
+            try:
+                paths = tuple(json.loads(opts.get("paths") or "[]"))
+            except json.JSONDecodeError:
+                raise OptionError(f"option paths is not a JSON list: {opts.get('paths')}") from None
+        else:
+            paths = ()
+        if opts.get("path"):
+            paths = (opts.get("path"), *paths)
+        if not paths:
+            raise OptionError(f"{SEGMENT_SOURCE_NAME} needs a path: .load(path)")
+        return cls(
+            paths=tuple(os.fspath(p) for p in paths),
+            include_headers=opts.flag("includeHeaders", False),
+            fail_on_data_loss=opts.flag("failOnDataLoss", True),
+            verify_crc=opts.flag("verifyCrc", True),
+            chunk_bytes=opts.integer("chunkBytes", DEFAULT_CHUNK_BYTES, minimum=1024),
+        )
+
+
+class SegmentPartition(InputPartition):
+    """One Spark task: one segment file (None: nothing to read)."""
+
+    def __init__(self, segment: SegmentFile | None) -> None:
+        self.segment = segment
+
+
+class SegmentReader(DataSourceReader):
+    def __init__(self, opts: SegmentOptions) -> None:
+        self.opts = opts
+
+    def partitions(self) -> Sequence[InputPartition]:
+        segments = find_segments(self.opts.paths)
+        return [SegmentPartition(s) for s in segments if s.size] or [SegmentPartition(None)]
+
+    def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
+        assert isinstance(partition, SegmentPartition)
+        segment = partition.segment
+        if segment is None:
+            return
+        for chunk in read_views(
+            segment,
+            chunk_bytes=self.opts.chunk_bytes,
+            verify_crc=self.opts.verify_crc,
+            skip_corrupt=not self.opts.fail_on_data_loss,
+        ):
+            yield from kafka_batches(
+                chunk.view,
+                segment.topic,
+                segment.partition,
+                include_headers=self.opts.include_headers,
+            )
+
+
+class SegmentDataSource(DataSource):
+    """Kafka log-segment files: spark.read.format("kafkawire_segments").load(path)."""
+
+    @classmethod
+    def name(cls) -> str:
+        return SEGMENT_SOURCE_NAME
+
+    def schema(self) -> StructType:
+        return kafka_schema(Options(self.options).flag("includeHeaders", False))
+
+    def reader(self, schema: StructType) -> DataSourceReader:
+        opts = SegmentOptions.parse(self.options)
+        _check_schema(schema, opts.include_headers, SEGMENT_SOURCE_NAME)
+        return SegmentReader(opts)

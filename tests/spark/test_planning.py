@@ -1,0 +1,312 @@
+"""The parts of the Kafka source that need no Spark: options, offset resolution against a real
+broker, splitting, rate limiting, the vectorised partitioner. Fast, so they carry the
+combinatorics; the Spark tests check the whole path."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from kafkawire.client import Client, TopicPartition, murmur2
+from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError
+from kafkawire.spark._options import (
+    DataLossError,
+    OffsetSpec,
+    OptionError,
+    read_options,
+    write_options,
+)
+from kafkawire.spark._planning import (
+    Bounds,
+    OffsetRange,
+    check_ranges,
+    from_json,
+    rate_limit,
+    resolve_offsets,
+    split_ranges,
+    subscribed_partitions,
+    to_json,
+)
+from kafkawire.spark._reading import read_offset_range
+from kafkawire.spark._writing import key_partitions, murmur2_array
+
+pytestmark = pytest.mark.interop
+
+BASE = {"kafka.bootstrap.servers": "127.0.0.1:1", "subscribe": "t"}
+T0 = 1_800_000_000_000
+
+
+def test_options_follow_spark_names_case_insensitively():
+    opts = read_options(
+        {
+            "KAFKA.BOOTSTRAP.SERVERS": "h:1,h:2",
+            "Assign": '{"a": [0, 2], "b": [1]}',
+            "STARTINGOFFSETS": '{"a": {"0": 5, "2": -2}, "b": {"1": -2}}',
+            "endingoffsets": '{"a": {"0": -1, "2": 9}, "b": {"1": 4}}',
+            "includeheaders": "True",
+            "minpartitions": "8",
+            "failondataloss": "false",
+            "kafka.isolation.level": "read_committed",
+        },
+        streaming=False,
+    )
+    assert opts.client.bootstrap_servers == "h:1,h:2"
+    assert opts.subscription.assigned == (
+        TopicPartition("a", 0),
+        TopicPartition("a", 2),
+        TopicPartition("b", 1),
+    )
+    assert opts.starting == OffsetSpec(
+        "offsets",
+        {TopicPartition("a", 0): 5, TopicPartition("a", 2): -2, TopicPartition("b", 1): -2},
+    )
+    assert opts.ending.per_partition[TopicPartition("a", 2)] == 9
+    assert (opts.include_headers, opts.min_partitions, opts.fail_on_data_loss) == (True, 8, False)
+    assert opts.isolation_level == 1
+    # startingTimestamp beats startingOffsetsByTimestamp beats startingOffsets
+    ranked = read_options(
+        {**BASE, "startingTimestamp": "1000", "startingOffsetsByTimestamp": '{"t": {"0": 5}}'},
+        streaming=True,
+    )
+    assert ranked.starting == OffsetSpec("timestamp", timestamp=1000)
+    assert read_options(BASE, streaming=True).starting.kind == "latest"
+    assert read_options(BASE, streaming=False).starting.kind == "earliest"
+    w = write_options({"kafka.bootstrap.servers": "h:1", "kafka.acks": "1", "topic": "x"})
+    assert (w.acks, w.idempotent, w.topic) == (1, False, "x")
+
+
+@pytest.mark.parametrize(
+    ("options", "streaming", "message"),
+    [
+        ({"subscribe": "t"}, False, "kafka.bootstrap.servers is required"),
+        ({**BASE, "assign": '{"t": [0]}'}, False, "exactly one of"),
+        ({"kafka.bootstrap.servers": "h:1"}, False, "exactly one of"),
+        ({**BASE, "startingOffsets": "latest"}, False, "cannot be latest for batch"),
+        ({**BASE, "endingOffsets": "earliest"}, False, "cannot be earliest for batch"),
+        ({**BASE, "startingOffsets": '{"t": {"0": -1}}'}, False, "cannot use -1"),
+        ({**BASE, "startingOffsets": '{"t": {"0": -7}}'}, True, "must be >= 0, -1 or -2"),
+        ({**BASE, "startingOffsets": "{nope"}, False, "not valid JSON"),
+        ({**BASE, "endingOffsets": "latest"}, True, "for batch queries, not streaming"),
+        ({**BASE, "subscribePattern": "(", "subscribe": None}, False, "not a valid regex"),
+        ({**BASE, "minPartitions": "0"}, False, "at least 1"),
+        ({**BASE, "failOnDataLoss": "maybe"}, False, "true or false"),
+        ({**BASE, "kafka.ssl.truststore.location": "x"}, False, "no TLS or SASL"),
+        ({**BASE, "kafka.security.protocol": "SSL"}, False, "only PLAINTEXT"),
+        ({**BASE, "kafka.value.deserializer": "x"}, False, "always read as binary"),
+        ({**BASE, "minOffsetsPerTrigger": "5"}, True, "not supported"),
+    ],
+)
+def test_bad_options_are_refused(options, streaming, message):
+    with pytest.raises(OptionError, match=message):
+        read_options(options, streaming=streaming)
+
+
+def test_split_ranges_like_spark():
+    a, b = TopicPartition("a", 0), TopicPartition("b", 0)
+    ranges = [OffsetRange(a, 0, 100), OffsetRange(b, 50, 60), OffsetRange(b, 5, 5)]
+    assert split_ranges(ranges) == ranges[:2]  # empty ranges dropped
+    split = split_ranges(ranges, min_partitions=11)
+    assert split == [OffsetRange(a, 10 * i, 10 * i + 10) for i in range(10)] + [ranges[1]]
+    capped = split_ranges(ranges, max_records_per_partition=40)
+    assert [(r.start, r.end) for r in capped] == [(0, 33), (33, 66), (66, 100), (50, 60)]
+
+
+def test_rate_limit_shares_by_size():
+    a, b, c = (TopicPartition("t", p) for p in range(3))
+    starts = {a: 0, b: 100, c: 7}
+    ends = {a: 900, b: 200, c: 7}
+    assert rate_limit(starts, ends, 10) == {a: 9, b: 101, c: 7}
+    assert rate_limit(starts, ends, 5000) == ends
+    assert rate_limit({a: 0, b: 0}, {a: 1000, b: 1}, 10) == {a: 9, b: 1}  # no starving
+    assert from_json(json.loads(json.dumps(to_json(ends)))) == ends
+    assert list(to_json({b: 1, a: 2})["t"]) == ["0", "1"]
+
+
+def test_murmur2_vectorised_matches_java():
+    rng = np.random.default_rng(3)
+    keys = [rng.bytes(int(n)) for n in rng.integers(0, 40, 3000)] + [b"", b"a", b"ab", b"abc"]
+    keys += [b"x" * 1000]
+    arr = pa.array(keys, pa.binary())
+    assert murmur2_array(arr).tolist() == [murmur2(k) for k in keys]
+    sliced = arr.slice(7, 100)
+    assert murmur2_array(sliced).tolist() == [murmur2(k) for k in keys[7:107]]
+    texts = pa.array([f"user-{i}" for i in range(500)] + [None])
+    want = [(murmur2(b"user-%d" % i) & 0x7FFFFFFF) % 7 for i in range(500)]
+    assert key_partitions(texts, 7).tolist()[:500] == want
+
+
+@pytest.fixture(scope="module")
+def client(broker):
+    with Client(broker.bootstrap) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def topic(client):
+    """Three partitions: 0 holds 20 records (timestamps T0 + 1000 i), 1 holds 5, 2 none."""
+    name = f"plan-{uuid.uuid4().hex[:8]}"
+    client.create_topics({name: 3})
+    client.produce_columns(
+        TopicPartition(name, 0),
+        [b"v%d" % i for i in range(20)],
+        timestamps=[T0 + 1000 * i for i in range(20)],
+    )
+    client.produce_columns(TopicPartition(name, 1), [b"w%d" % i for i in range(5)])
+    return name
+
+
+def test_partitions_offsets_and_ranges(client, topic):
+    read = read_options({**BASE, "subscribe": topic}, streaming=False)
+    tps = subscribed_partitions(client, read.subscription)
+    assert tps == [TopicPartition(topic, p) for p in range(3)]
+    p0, p1, p2 = tps
+    bounds = Bounds.fetch(client, tps, 0)
+    assert bounds.earliest == dict.fromkeys(tps, 0)
+    assert bounds.latest == {p0: 20, p1: 5, p2: 0}
+    pattern = read_options(
+        {**BASE, "subscribe": None, "subscribePattern": topic[:-2] + ".."}, streaming=False
+    )
+    assert subscribed_partitions(client, pattern.subscription) == tps
+    none = read_options(
+        {**BASE, "subscribe": None, "subscribePattern": "x" + topic}, streaming=False
+    )
+    assert subscribed_partitions(client, none.subscription) == []
+
+    def starts(options):
+        spec = read_options({**BASE, "subscribe": topic, **options}, streaming=True)
+        return resolve_offsets(
+            client,
+            spec.starting,
+            tps,
+            bounds,
+            starting=True,
+            timestamp_strategy=spec.timestamp_strategy,
+        )
+
+    assert starts({"startingOffsets": "earliest"}) == {p0: 0, p1: 0, p2: 0}
+    assert starts({"startingOffsets": "latest"}) == {p0: 20, p1: 5, p2: 0}
+    json_spec = {topic: {"0": 3, "1": -1, "2": -2}}
+    assert starts({"startingOffsets": json.dumps(json_spec)}) == {p0: 3, p1: 5, p2: 0}
+    by_time = starts(
+        {"startingTimestamp": str(T0 + 4500), "startingOffsetsByTimestampStrategy": "latest"}
+    )
+    assert by_time[p0] <= 5 and by_time[p1] == 5 and by_time[p2] == 0  # 1 and 2: no match
+    with pytest.raises(OptionError, match="startingOffsetsByTimestampStrategy"):
+        starts({"startingTimestamp": str(T0 + 4500)})
+    with pytest.raises(OptionError, match="every subscribed partition"):
+        starts({"startingOffsets": json.dumps({topic: {"0": 1}})})
+
+    ends = {p0: 20, p1: 5, p2: 0}
+    assert check_ranges({p0: 3, p1: 0, p2: 0}, ends, bounds, fail_on_data_loss=True) == [
+        OffsetRange(p0, 3, 20),
+        OffsetRange(p1, 0, 5),
+        OffsetRange(p2, 0, 0),
+    ]
+    with pytest.raises(DataLossError, match="past the end"):
+        check_ranges({p0: 50, p1: 0, p2: 0}, ends, bounds, fail_on_data_loss=True)
+    with pytest.raises(DataLossError, match="failOnDataLoss"):
+        check_ranges({p0: 0, p1: 0, p2: 0}, {**ends, p1: 9}, bounds, fail_on_data_loss=True)
+    lenient = check_ranges({p0: 50, p1: 0, p2: 0}, {**ends, p1: 9}, bounds, fail_on_data_loss=False)
+    assert lenient[:2] == [OffsetRange(p0, 20, 20), OffsetRange(p1, 0, 5)]
+    with pytest.raises(OptionError, match="after the ending offset"):
+        check_ranges({p0: 10, p1: 0, p2: 0}, {**ends, p0: 4}, bounds, fail_on_data_loss=True)
+
+    with pytest.raises(UnknownTopicOrPartitionError, match="nope"):
+        subscribed_partitions(
+            client,
+            read_options({**BASE, "subscribe": f"nope-{topic}"}, streaming=False).subscription,
+        )
+    with pytest.raises(UnknownTopicOrPartitionError, match="do not exist"):
+        assign = read_options(
+            {**BASE, "subscribe": None, "assign": json.dumps({topic: [0, 7]})}, streaming=False
+        )
+        subscribed_partitions(client, assign.subscription)
+
+
+def test_read_offset_range_and_data_loss(broker, topic):
+    opts = read_options(
+        {"kafka.bootstrap.servers": broker.bootstrap, "subscribe": topic, "includeHeaders": "true"},
+        streaming=False,
+    )
+    tp = TopicPartition(topic, 0)
+    batches = list(read_offset_range(opts, OffsetRange(tp, 4, 9)))
+    table = pa.Table.from_batches(batches)
+    assert table.column("offset").to_pylist() == [4, 5, 6, 7, 8]
+    assert table.column("value").to_pylist() == [b"v%d" % i for i in range(4, 9)]
+    assert set(table.column("topic").to_pylist()) == {topic}
+    assert table.column("headers").null_count == 5
+    # offsets past the end: gone (DataLossError) or, leniently, nothing
+    with pytest.raises(DataLossError, match="out of range"):
+        list(read_offset_range(opts, OffsetRange(tp, 30, 40)))
+    lenient = read_options(
+        {
+            "kafka.bootstrap.servers": broker.bootstrap,
+            "subscribe": topic,
+            "failOnDataLoss": "false",
+        },
+        streaming=False,
+    )
+    assert list(read_offset_range(lenient, OffsetRange(tp, 30, 40))) == []
+    with pytest.raises(DataLossError, match="ends at 20"):
+        list(read_offset_range(opts, OffsetRange(tp, 18, 25)))
+
+
+def test_isolation_level_reads_what_librdkafka_reads(broker, client):
+    """Transaction markers are never rows. Which records read_committed drops is the
+    broker's answer (its aborted-transaction list); Tansu gives none, so the check is that
+    kafkawire reads what librdkafka's read_committed consumer reads from the same broker."""
+    confluent_kafka = pytest.importorskip("confluent_kafka")
+    topic = f"plan-tx-{uuid.uuid4().hex[:8]}"
+    client.create_topics({topic: 1})
+    producer = confluent_kafka.Producer(
+        {"bootstrap.servers": broker.bootstrap, "transactional.id": f"tx-{topic}"}
+    )
+    producer.init_transactions(20)
+    for value, commit in ((b"kept-1", True), (b"dropped", False), (b"kept-2", True)):
+        producer.begin_transaction()
+        producer.produce(topic, value, partition=0)
+        producer.flush(20)
+        (producer.commit_transaction if commit else producer.abort_transaction)(20)
+    tp = TopicPartition(topic, 0)
+    values = {}
+    for level in ("read_uncommitted", "read_committed"):
+        opts = read_options(
+            {
+                "kafka.bootstrap.servers": broker.bootstrap,
+                "subscribe": topic,
+                "kafka.isolation.level": level,
+            },
+            streaming=False,
+        )
+        bounds = Bounds.fetch(client, [tp], opts.isolation_level)
+        (r,) = check_ranges({tp: 0}, bounds.latest, bounds, fail_on_data_loss=True)
+        table = pa.Table.from_batches(list(read_offset_range(opts, r)))
+        values[level] = table.column("value").to_pylist()
+    assert values["read_uncommitted"] == [b"kept-1", b"dropped", b"kept-2"]
+    consumer = confluent_kafka.Consumer(
+        {
+            "bootstrap.servers": broker.bootstrap,
+            "group.id": f"g-{topic}",
+            "isolation.level": "read_committed",
+            "enable.partition.eof": True,
+        }
+    )
+    consumer.assign([confluent_kafka.TopicPartition(topic, 0, 0)])
+    by_librdkafka = []
+    try:
+        for _ in range(40):
+            msg = consumer.poll(0.5)
+            if msg is None:
+                continue
+            if msg.error():
+                assert msg.error().code() == confluent_kafka.KafkaError._PARTITION_EOF
+                break
+            by_librdkafka.append(msg.value())
+    finally:
+        consumer.close()
+    assert values["read_committed"] == by_librdkafka
+    assert {b"kept-1", b"kept-2"} <= set(by_librdkafka)
