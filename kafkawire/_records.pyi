@@ -19,6 +19,7 @@ NO_TIMESTAMP: int
 CREATE_TIME: int
 LOG_APPEND_TIME: int
 DEFAULT_MAX_DECOMPRESSED_SIZE: int
+DEFAULT_MAX_TOTAL_DECOMPRESSED_SIZE: int
 
 def crc32c(data: Buffer, value: int = 0) -> int: ...
 def crc32c_portable(data: Buffer, value: int = 0) -> int: ...
@@ -119,8 +120,18 @@ def read_batches(
     *,
     verify_crc: bool = True,
     max_decompressed_size: int = ...,
+    max_total_decompressed_size: int = ...,
     aborted_transactions: AbortedTransactions | None = None,
-) -> BatchReader: ...
+    copy: bool | None = None,
+) -> BatchReader:
+    """Iterate the record batches of ``buf`` (every magic); a partial trailing batch
+    ends the iteration quietly.
+
+    :param max_decompressed_size: cap of one decompressed payload (256 MiB).
+    :param max_total_decompressed_size: cap of all the payloads the iterator
+        decompresses together (1 GiB).
+    :param copy: the buffer policy (see :func:`decode_records`).
+    """
 
 class BinaryColumn:
     """Keys or values of a RecordView (memoryviews into the input)."""
@@ -171,5 +182,19 @@ def decode_records(
     *,
     verify_crc: bool = True,
     max_decompressed_size: int = ...,
+    max_total_decompressed_size: int = ...,
     aborted_transactions: AbortedTransactions | None = None,
-) -> RecordView: ...
+    copy: bool | None = None,
+) -> RecordView:
+    """Decode every record in ``buf`` into a columnar :class:`RecordView`.
+
+    :param max_decompressed_size: cap of one decompressed payload (256 MiB).
+    :param max_total_decompressed_size: cap of all the payloads of the call
+        together (1 GiB); past either cap, LimitExceededError.
+    :param copy: the buffer policy.  None (default): an input that cannot change
+        (bytes, a read-only buffer: read-only mmap, memoryview of bytes) is viewed
+        in place, a writable one (bytearray, writable mmap or numpy array) is
+        copied first, so that what the view reads cannot change under it.  True:
+        always copy.  False: never copy; writes to a writable input show through
+        the view.
+    """

@@ -9,9 +9,9 @@
 # values and headers, so no Python object is made per record.
 
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
-from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_Check, PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
@@ -27,6 +27,7 @@ from kafkawire.errors import (
     CorruptError,
     CrcError,
     DecodeError,
+    LimitExceededError,
     TruncatedError,
     UnsupportedError,
 )
@@ -108,6 +109,16 @@ CREATE_TIME = 0
 LOG_APPEND_TIME = 1
 
 DEFAULT_MAX_DECOMPRESSED_SIZE = _compression.DEFAULT_MAX_DECOMPRESSED_SIZE
+# All the payloads of one decode_records call (one read_batches iterator): a
+# fetch of many small batches that each decompress to just under the per-batch
+# cap must not add up without bound.
+DEFAULT_MAX_TOTAL_DECOMPRESSED_SIZE = 1024 * 1024 * 1024
+
+
+# Build the CRC tables now, while the import holds the GIL, rather than in the
+# first (possibly GIL-free, concurrent) call.
+kw_crc32c(0, NULL, 0)
+kw_crc32_ieee(0, NULL, 0)
 
 
 def crc32c(data, uint32_t value=0):
@@ -127,7 +138,8 @@ def crc32c_portable(data, uint32_t value=0):
     cdef Py_buffer view
     PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
     try:
-        value = kw_crc32c_portable(value, view.buf, <size_t>view.len)
+        with nogil:
+            value = kw_crc32c_portable(value, view.buf, <size_t>view.len)
     finally:
         PyBuffer_Release(&view)
     return value
@@ -178,8 +190,14 @@ cdef inline int codec_of(const BatchInfo *b) noexcept nogil:
     return b.attributes & 0x07
 
 
+cdef inline int64_t wrap_add(int64_t a, int64_t b) noexcept nogil:
+    # offsets are sums of untrusted fields: they wrap as Java's longs do
+    # (signed overflow would be undefined behaviour)
+    return <int64_t>(<uint64_t>a + <uint64_t>b)
+
+
 cdef inline int64_t last_offset_of(const BatchInfo *b) noexcept nogil:
-    return b.base_offset + b.last_offset_delta
+    return wrap_add(b.base_offset, b.last_offset_delta)
 
 
 cdef object _scan_error(int code, const char *field, int64_t where, const BatchInfo *b,
@@ -208,6 +226,39 @@ cdef object _scan_error(int code, const char *field, int64_t where, const BatchI
         text = f"{text} (byte {where} of the decompressed payload)"
         return cls(text, offset=b.byte_offset, batch_offset=b.base_offset, field=name)
     return cls(text, offset=where, batch_offset=b.base_offset, field=name)
+
+
+cdef bint _immutable(object source, const Py_buffer *view) except -1:
+    """Whether nothing can change the bytes of source's buffer: bytes, or a
+    read-only export (read-only mmap, numpy array with writeable=False, ...)
+    -- except a read-only memoryview of writable memory."""
+    cdef Py_buffer base_view
+    if PyBytes_Check(source):
+        return True
+    if not view.readonly:
+        return False
+    if isinstance(source, memoryview):
+        base = source.obj
+        if base is None:
+            return False
+        if PyBytes_Check(base):
+            return True
+        try:
+            PyObject_GetBuffer(base, &base_view, PyBUF_SIMPLE)
+        except (BufferError, TypeError):
+            return False
+        readonly = base_view.readonly
+        PyBuffer_Release(&base_view)
+        return readonly
+    return True
+
+
+cdef inline void copy_bytes(char *dst, const void *src, size_t n) noexcept:
+    if n > NOGIL_BYTES:
+        with nogil:
+            memcpy(dst, src, n)
+    else:
+        memcpy(dst, src, n)
 
 
 cdef class _AbortedTransactions:
@@ -258,6 +309,8 @@ cdef class _Walker:
     cdef int64_t pos
     cdef bint verify_crc
     cdef int64_t max_decompressed
+    cdef int64_t max_total        # of all decompressed payloads together
+    cdef int64_t total_decompressed
     cdef _AbortedTransactions aborted
     cdef int64_t end_offset       # last offset + 1 of the last entry walked, kept or not
     cdef public list segments     # decompressed payloads (bytes), segment k -> segments[k-1]
@@ -266,17 +319,34 @@ cdef class _Walker:
     cdef bint defer_crc
     cdef object source            # the object whose buffer we hold
 
-    def __cinit__(self, source, bint verify_crc, int64_t max_decompressed, aborted):
+    def __cinit__(self, source, bint verify_crc, int64_t max_decompressed, int64_t max_total,
+                  aborted, copy):
+        cdef bytes private
+        if max_decompressed <= 0 or max_decompressed > 0xFFFFFFFF:
+            raise ValueError("max_decompressed_size must be between 1 and 4 GiB")
+        if max_total <= 0:
+            raise ValueError("max_total_decompressed_size must be positive")
+        if copy is not None and copy is not True and copy is not False:
+            raise TypeError(f"copy must be None, True or False, not {copy!r}")
         PyObject_GetBuffer(source, &self.view, PyBUF_SIMPLE)
         self.have_view = True
+        if copy is True or (copy is None and not _immutable(source, &self.view)):
+            # The buffer policy: views read a private copy, which nothing can change.
+            private = PyBytes_FromStringAndSize(NULL, self.view.len)
+            copy_bytes(<char *>PyBytes_AS_STRING(private), self.view.buf, <size_t>self.view.len)
+            PyBuffer_Release(&self.view)
+            self.have_view = False
+            PyObject_GetBuffer(private, &self.view, PyBUF_SIMPLE)
+            self.have_view = True
+            source = private
         self.source = source
         self.buf = <const uint8_t *>self.view.buf
         self.length = self.view.len
         self.pos = 0
         self.verify_crc = verify_crc
-        if max_decompressed <= 0 or max_decompressed > 0xFFFFFFFF:
-            raise ValueError("max_decompressed_size must be between 1 and 4 GiB")
         self.max_decompressed = max_decompressed
+        self.max_total = max_total
+        self.total_decompressed = 0
         self.aborted = None if aborted is None else _AbortedTransactions(aborted)
         self.segments = []
         self.end_offset = -1
@@ -296,7 +366,7 @@ cdef class _Walker:
         while True:
             if not self.read_entry(b):
                 return 0
-            self.end_offset = last_offset_of(b) + 1
+            self.end_offset = wrap_add(last_offset_of(b), 1)
             if self.aborted is None or self.aborted.keep(b, self.control_type(b)):
                 return 1
 
@@ -385,12 +455,22 @@ cdef class _Walker:
 
     cdef int32_t decompress(self, BatchInfo *b, int codec, int64_t start, int64_t length) except -1:
         cdef object payload = memoryview(self.source).cast("B")[start:start + length]
+        # the payload may use what the total cap leaves, up to the per-batch cap
+        cdef int64_t room = self.max_total - self.total_decompressed
+        cdef int64_t cap = room if room < self.max_decompressed else self.max_decompressed
         try:
-            out = _compression.decompress(codec, payload, max_size=self.max_decompressed,
-                                          magic=b.magic)
+            out = _compression.decompress(codec, payload, max_size=cap, magic=b.magic)
+        except LimitExceededError as exc:
+            if cap < self.max_decompressed:
+                exc = LimitExceededError(
+                    f"the decompressed payloads exceed max_total_decompressed_size "
+                    f"({self.max_total} bytes)")
+            raise LimitExceededError(exc.reason, offset=start, batch_offset=b.base_offset,
+                                     field="records") from None
         except DecodeError as exc:
             raise type(exc)(exc.reason, offset=start, batch_offset=b.base_offset,
                             field="records") from None
+        self.total_decompressed += len(out)
         self.segments.append(out)
         b.data_len = len(out)
         return <int32_t>len(self.segments)
@@ -415,7 +495,7 @@ cdef class _Walker:
         b.base_timestamp = be64(p + 18) if b.magic == 1 else NO_TIMESTAMP
         b.max_timestamp = b.base_timestamp
         if self.verify_crc:
-            actual = kw_crc32_ieee(0, p + 16, <size_t>(size - 4))
+            actual = crc32_ieee(p + 16, <size_t>(size - 4))
             if actual != b.crc:
                 raise CrcError(f"CRC-32 mismatch: stored {b.crc:#010x}, computed {actual:#010x}",
                                offset=pos + 12, batch_offset=b.base_offset, field="crc")
@@ -456,10 +536,11 @@ cdef class _Walker:
         # the wrapper offset is the last inner offset; find the first one
         inner = <const uint8_t *>PyBytes_AS_STRING(seg)
         if b.magic == 1:
-            b.last_offset_delta = <int32_t>(last_inner_offset(inner, len(seg)) - be64(inner))
+            b.last_offset_delta = <int32_t>wrap_add(last_inner_offset(inner, len(seg)),
+                                                    -<uint64_t>be64(inner))
         else:
-            b.last_offset_delta = <int32_t>(b.base_offset - be64(inner))
-        b.base_offset = b.base_offset - b.last_offset_delta
+            b.last_offset_delta = <int32_t>wrap_add(b.base_offset, -<uint64_t>be64(inner))
+        b.base_offset = wrap_add(b.base_offset, -<int64_t>b.last_offset_delta)
         return 0
 
     cdef object control_type(self, const BatchInfo *b):
@@ -468,6 +549,16 @@ cdef class _Walker:
             return None
         first = decode_batch_records(self, b)[0]
         return parse_control_record(first.key, first.value).type
+
+
+cdef inline uint32_t crc32_ieee(const uint8_t *p, size_t n) noexcept:
+    """CRC-32 (legacy messages), without the GIL over large messages."""
+    cdef uint32_t crc
+    if n > NOGIL_BYTES:
+        with nogil:
+            crc = kw_crc32_ieee(0, p, n)
+        return crc
+    return kw_crc32_ieee(0, p, n)
 
 
 cdef int check_v2_crc(BatchInfo *b, const uint8_t *p) except -1:
@@ -520,7 +611,11 @@ cdef int scan_batch(_Walker w, const BatchInfo *b, kw_columns *cols) except -1:
                                     and (b.attributes & ATTR_TIMESTAMP_TYPE) and legacy.is_inner
                                     else -1)
         legacy.verify_crc = w.verify_crc and legacy.is_inner
-        rc = kw_scan_legacy(cols, data, <size_t>b.data_len, &legacy, &err_pos, &err_field)
+        if b.data_len > NOGIL_BYTES:
+            with nogil:
+                rc = kw_scan_legacy(cols, data, <size_t>b.data_len, &legacy, &err_pos, &err_field)
+        else:
+            rc = kw_scan_legacy(cols, data, <size_t>b.data_len, &legacy, &err_pos, &err_field)
     if rc != KW_SCAN_OK:
         raise _scan_error(rc, err_field,
                           <int64_t>err_pos + (b.data_start if b.segment == 0 else 0), b,
@@ -599,7 +694,11 @@ cdef list headers_at(const uint8_t *base, const BatchInfo *b, uint32_t pos):
     cdef uint32_t *vp = <uint32_t *>(kl + n)
     cdef int32_t *vl = <int32_t *>(vp + n)
     try:
-        kw_read_headers(base, <size_t>b.data_len, pos, kp, kl, vp, vl, n)
+        # a second parse that finds fewer headers (the input was changed in
+        # between: copy=False) must not leave entries unwritten
+        if kw_read_headers(base, <size_t>b.data_len, pos, kp, kl, vp, vl, n) != n:
+            raise CorruptError("invalid header section", offset=b.byte_offset,
+                               batch_offset=b.base_offset, field="record.headers")
         for h in range(n):
             out.append((header_key(base, kp[h], kl[h], b), slice_bytes(base, vp[h], vl[h])))
     finally:
@@ -699,7 +798,7 @@ cdef class RecordBatch:
     @property
     def last_offset(self): return last_offset_of(&self.info)
     @property
-    def next_offset(self): return last_offset_of(&self.info) + 1
+    def next_offset(self): return wrap_add(last_offset_of(&self.info), 1)
     @property
     def partition_leader_epoch(self): return self.info.partition_leader_epoch
     @property
@@ -783,8 +882,9 @@ cdef class BatchReader:
     cdef _Walker walker
     cdef bint done
 
-    def __cinit__(self, buf, bint verify_crc, int64_t max_decompressed, aborted):
-        self.walker = _Walker(buf, verify_crc, max_decompressed, aborted)
+    def __cinit__(self, buf, bint verify_crc, int64_t max_decompressed, int64_t max_total,
+                  aborted, copy):
+        self.walker = _Walker(buf, verify_crc, max_decompressed, max_total, aborted, copy)
 
     def __iter__(self):
         return self
@@ -810,7 +910,8 @@ cdef class BatchReader:
 
 def read_batches(buf, *, bint verify_crc=True,
                  int64_t max_decompressed_size=DEFAULT_MAX_DECOMPRESSED_SIZE,
-                 aborted_transactions=None):
+                 int64_t max_total_decompressed_size=DEFAULT_MAX_TOTAL_DECOMPRESSED_SIZE,
+                 aborted_transactions=None, copy=None):
     """Iterate the record batches of `buf` (bytes, bytearray, memoryview, mmap).
 
     Batches of every magic (0, 1, 2) are read; a partial trailing batch ends
@@ -818,8 +919,16 @@ def read_batches(buf, *, bint verify_crc=True,
     `aborted_transactions` (a fetch partition's list of (producer_id,
     first_offset)), transactional batches of aborted transactions and control
     batches are left out, as a read_committed consumer does.
+
+    Limits: one payload decompresses to at most `max_decompressed_size` bytes
+    (256 MiB), all the payloads of the iterator together to at most
+    `max_total_decompressed_size` (1 GiB); past either, LimitExceededError.
+
+    `copy` (the buffer policy, see decode_records): None copies a writable
+    input first, True always, False never.
     """
-    return BatchReader(buf, verify_crc, max_decompressed_size, aborted_transactions)
+    return BatchReader(buf, verify_crc, max_decompressed_size, max_total_decompressed_size,
+                       aborted_transactions, copy)
 
 
 # ---- RecordView: columnar ------------------------------------------------
@@ -1145,7 +1254,8 @@ cdef class BinaryColumn:
 
 def decode_records(buf, *, bint verify_crc=True,
                    int64_t max_decompressed_size=DEFAULT_MAX_DECOMPRESSED_SIZE,
-                   aborted_transactions=None):
+                   int64_t max_total_decompressed_size=DEFAULT_MAX_TOTAL_DECOMPRESSED_SIZE,
+                   aborted_transactions=None, copy=None):
     """Decode every record in `buf` into a columnar RecordView.
 
     `buf`: bytes, bytearray, memoryview or mmap holding record batches of any
@@ -1153,8 +1263,21 @@ def decode_records(buf, *, bint verify_crc=True,
     reported in `view.leftover_bytes`; a non-empty buffer without one complete
     batch raises TruncatedError.  `aborted_transactions` selects
     read_committed (see read_batches).
+
+    Limits: one payload decompresses to at most `max_decompressed_size` bytes
+    (256 MiB), all the payloads of the call together to at most
+    `max_total_decompressed_size` (1 GiB); past either, LimitExceededError.
+
+    Buffer policy (`copy`): keys, values and Arrow columns of the view point
+    into the input, so what they read must not change while the view lives.
+    With None (the default), an input that cannot change (bytes, a read-only
+    buffer such as a read-only mmap or a memoryview of bytes) is viewed in
+    place and a writable one (bytearray, writable mmap or numpy array) is
+    copied first.  True always copies; False never does: the view then reads
+    the writable memory in place, and writes to it show through the view.
     """
-    cdef _Walker w = _Walker(buf, verify_crc, max_decompressed_size, aborted_transactions)
+    cdef _Walker w = _Walker(buf, verify_crc, max_decompressed_size, max_total_decompressed_size,
+                             aborted_transactions, copy)
     w.defer_crc = True
     cdef BatchInfo *batches = NULL
     cdef BatchInfo *grown

@@ -94,27 +94,42 @@ def _as_bytes(data) -> bytes | bytearray | memoryview:
 
 
 def _gzip_decompress(data, max_size: int) -> bytes:
+    view = _as_bytes(data)
+    if not isinstance(view, memoryview):
+        view = memoryview(view)
+    end = len(view)
     parts = []
     total = 0
-    rest = data
+    pos = 0
+    # The first member gets all the input in one call (one member: the usual case). zlib
+    # copies what follows a member's end (unused_data), so later members are fed in pieces
+    # that double from 64 bytes: each copy stays proportional to its member, not to the
+    # rest of the payload (thousands of tiny members would otherwise copy quadratically).
+    feed = end
     while True:
         inflater = zlib.decompressobj(31)
-        try:
-            # max_length makes zlib stop producing output once one byte past the cap.
-            out = inflater.decompress(rest, max_size + 1 - total)
-        except zlib.error as exc:
-            raise DecompressionError(f"corrupt gzip payload: {exc}") from None
-        total += len(out)
-        if total > max_size:
-            raise LimitExceededError(f"gzip payload decompresses to more than {max_size} bytes")
-        if not inflater.eof:
-            raise DecompressionError("truncated gzip payload")
-        rest = inflater.unused_data
-        if not parts and not rest:
-            return out
-        parts.append(out)
-        if not rest:
-            return b"".join(parts)
+        while True:
+            chunk = view[pos : pos + feed]
+            try:
+                # max_length makes zlib stop producing output once one byte past the cap.
+                out = inflater.decompress(chunk, max_size + 1 - total)
+            except zlib.error as exc:
+                raise DecompressionError(f"corrupt gzip payload: {exc}") from None
+            total += len(out)
+            if total > max_size:
+                raise LimitExceededError(f"gzip payload decompresses to more than {max_size} bytes")
+            if out:
+                parts.append(out)
+            if inflater.eof:
+                pos += len(chunk) - len(inflater.unused_data)
+                break
+            pos += len(chunk)  # all taken: below the cap, zlib leaves no unconsumed_tail
+            if pos >= end:
+                raise DecompressionError("truncated gzip payload")
+            feed *= 2
+        if pos >= end:
+            return parts[0] if len(parts) == 1 else b"".join(parts)
+        feed = 64
 
 
 def _gzip_compress(data, level: int | None) -> bytes:

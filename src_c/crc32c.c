@@ -8,12 +8,13 @@
  */
 #include "crc32c.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #define POLY 0x82f63b78u /* reflected Castagnoli polynomial */
 
 static uint32_t table8[8][256];
-static int tables_ready;
+static _Atomic int tables_ready; /* see chosen below */
 
 static void build_tables(void)
 {
@@ -30,7 +31,7 @@ static void build_tables(void)
             table8[k][n] = c;
         }
     }
-    tables_ready = 1;
+    atomic_store_explicit(&tables_ready, 1, memory_order_release);
 }
 
 static inline uint64_t load_le64(const unsigned char *p)
@@ -65,7 +66,7 @@ static uint32_t portable_update(uint32_t reg, const unsigned char *p, size_t len
 
 uint32_t kw_crc32c_portable(uint32_t crc, const void *data, size_t len)
 {
-    if (!tables_ready)
+    if (!atomic_load_explicit(&tables_ready, memory_order_acquire))
         build_tables();
     return ~portable_update(~crc, (const unsigned char *)data, len);
 }
@@ -172,31 +173,36 @@ HW_TARGET static uint32_t hw_update(uint32_t reg, const unsigned char *p, size_t
 }
 #endif
 
-/* 0 = not chosen yet, 1 = portable, 2 = hardware.  Racing first calls all
- * compute the same tables and the same answer, so no lock is needed. */
-static volatile int chosen;
+/* 0 = not chosen yet, 1 = portable, 2 = hardware.  Racing first calls (the
+ * GIL is released around large CRCs) all compute the same tables and the same
+ * answer, so no lock is needed; the release store / acquire load make the
+ * tables visible before the choice is. */
+static _Atomic int chosen;
 
 static void choose(void)
 {
-    if (!tables_ready)
+    if (!atomic_load_explicit(&tables_ready, memory_order_acquire))
         build_tables();
 #ifdef KW_HAVE_HW
     if (cpu_has_hw()) {
         build_shift(shift_long, LONG_BLOCK);
         build_shift(shift_short, SHORT_BLOCK);
-        chosen = 2;
+        atomic_store_explicit(&chosen, 2, memory_order_release);
         return;
     }
 #endif
-    chosen = 1;
+    atomic_store_explicit(&chosen, 1, memory_order_release);
 }
 
 uint32_t kw_crc32c(uint32_t crc, const void *data, size_t len)
 {
-    if (!chosen)
+    int impl = atomic_load_explicit(&chosen, memory_order_acquire);
+    if (!impl) {
         choose();
+        impl = atomic_load_explicit(&chosen, memory_order_acquire);
+    }
 #ifdef KW_HAVE_HW
-    if (chosen == 2)
+    if (impl == 2)
         return ~hw_update(~crc, (const unsigned char *)data, len);
 #endif
     return ~portable_update(~crc, (const unsigned char *)data, len);
@@ -204,10 +210,10 @@ uint32_t kw_crc32c(uint32_t crc, const void *data, size_t len)
 
 const char *kw_crc32c_impl(void)
 {
-    if (!chosen)
+    if (!atomic_load_explicit(&chosen, memory_order_acquire))
         choose();
 #ifdef KW_HAVE_HW
-    if (chosen == 2)
+    if (atomic_load_explicit(&chosen, memory_order_acquire) == 2)
 #if defined(__x86_64__)
         return "sse4.2";
 #else

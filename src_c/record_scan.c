@@ -2,10 +2,16 @@
  * (v0/v1) into the columns of kw_columns.  See record_scan.h. */
 #include "record_scan.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "varint.h"
+
+/* Offsets and timestamps are sums of untrusted values: they wrap as Java's
+ * long arithmetic does, instead of overflowing (undefined behaviour in C). */
+#define WRAP_ADD(a, b) ((int64_t)((uint64_t)(a) + (uint64_t)(int64_t)(b)))
+#define WRAP_SUB(a, b) ((int64_t)((uint64_t)(a) - (uint64_t)(int64_t)(b)))
 
 #define FAIL(code, at, field)                                                                      \
     do {                                                                                           \
@@ -190,18 +196,18 @@ int kw_scan_v2(kw_columns *c, const uint8_t *data, size_t len, const kw_v2_batch
                     }
                     if (KW_LIKELY(!bad && q < rend && *q == 0 && q + 1 == rend)) {
                         /* no headers: the common case */
-                        offsets[k] = base_offset + off_delta;
+                        offsets[k] = WRAP_ADD(base_offset, off_delta);
                         timestamps[k] = log_append_time >= 0 ? log_append_time
-                                                             : base_timestamp + ts_delta;
+                                                             : WRAP_ADD(base_timestamp, ts_delta);
                         c->n = k + 1;
                         p = rend;
                         continue;
                     }
                     if (!bad && q < rend &&
                         fast_headers(c, k, data, q, rend) == 0) {
-                        offsets[k] = base_offset + off_delta;
+                        offsets[k] = WRAP_ADD(base_offset, off_delta);
                         timestamps[k] = log_append_time >= 0 ? log_append_time
-                                                             : base_timestamp + ts_delta;
+                                                             : WRAP_ADD(base_timestamp, ts_delta);
                         c->n = k + 1;
                         p = rend;
                         continue;
@@ -270,8 +276,9 @@ int kw_scan_v2(kw_columns *c, const uint8_t *data, size_t len, const kw_v2_batch
         }
         if (KW_UNLIKELY(q != rend))
             FAIL(KW_SCAN_SIZE_MISMATCH, rec, "record.length");
-        offsets[k] = base_offset + off_delta;
-        timestamps[k] = log_append_time >= 0 ? log_append_time : base_timestamp + ts_delta;
+        offsets[k] = WRAP_ADD(base_offset, off_delta);
+        timestamps[k] =
+            log_append_time >= 0 ? log_append_time : WRAP_ADD(base_timestamp, ts_delta);
         c->n = k + 1; /* kept current so that a failure leaves a consistent count */
     }
     if (KW_UNLIKELY(p != end))
@@ -282,7 +289,9 @@ int kw_scan_v2(kw_columns *c, const uint8_t *data, size_t len, const kw_v2_batch
 /* ---- legacy message sets ------------------------------------------------ */
 
 static uint32_t crc32_table[8][256];
-static int crc32_ready;
+/* Racing first calls (the GIL is released around large CRCs) build the same
+ * table; release / acquire make it visible before the flag is. */
+static _Atomic int crc32_ready;
 
 static void crc32_build(void)
 {
@@ -299,13 +308,13 @@ static void crc32_build(void)
             crc32_table[k][n] = c;
         }
     }
-    crc32_ready = 1;
+    atomic_store_explicit(&crc32_ready, 1, memory_order_release);
 }
 
 uint32_t kw_crc32_ieee(uint32_t crc, const void *buf, size_t len)
 {
     const uint8_t *p = buf;
-    if (!crc32_ready)
+    if (!atomic_load_explicit(&crc32_ready, memory_order_acquire))
         crc32_build();
     crc = ~crc;
     while (len >= 8) {
@@ -413,7 +422,7 @@ int kw_scan_legacy(kw_columns *c, const uint8_t *data, size_t len, const kw_lega
      * offset of the last inner message. */
     if (set->is_inner && set->magic == 1)
         for (size_t k = first; k < c->n; k++)
-            c->offsets[k] = set->wrapper_offset - last_inner + c->offsets[k];
+            c->offsets[k] = WRAP_ADD(set->wrapper_offset, WRAP_SUB(c->offsets[k], last_inner));
     return KW_SCAN_OK;
 }
 

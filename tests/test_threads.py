@@ -1,0 +1,208 @@
+"""Decoding from several threads, and the GIL.
+
+Decodes running at once in several threads give the results of one thread.
+The pure-C work of a large decode (CRC-32C and CRC-32 over large batches and
+messages, the record scans, lz4 and snappy decompression; zlib and zstandard do
+the same for gzip and zstd) runs without the GIL, so that other Python threads
+go on meanwhile; small batches keep the GIL (handing it over costs more).
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+import threading
+import time
+import zlib
+from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+import kafkawire
+from kafkawire import compression
+from kafkawire.records import crc32c
+
+MiB = 1 << 20
+
+
+def big_batch(codec=None, *, n=100_000, size=300) -> bytes:
+    """One batch of n records (~n * size bytes before compression)."""
+    rng = np.random.default_rng(7)
+    raw = rng.integers(0, 4, n * size, dtype=np.uint8).tobytes()  # compressible, not trivial
+    values = [raw[i * size : (i + 1) * size] for i in range(n)]
+    keys = [b"key-%d" % i for i in range(n)]
+    return b"".join(
+        kafkawire.build_batches(values, keys=keys, compression=codec, max_bytes=1 << 30)
+    )
+
+
+def legacy_set(n=2000, size=8000) -> bytes:
+    out = []
+    for i in range(n):
+        body = struct.pack(">bbqi", 1, 0, 1_700_000_000_000, -1) + struct.pack(">i", size)
+        body += bytes([i % 251]) * size
+        msg = struct.pack(">I", zlib.crc32(body)) + body
+        out.append(struct.pack(">qi", i, len(msg)) + msg)
+    return b"".join(out)
+
+
+def legacy_wrapper(inner: bytes) -> bytes:
+    payload = compression.compress(1, inner, magic=1)
+    body = struct.pack(">bbqi", 1, 1, 0, -1) + struct.pack(">i", len(payload)) + payload
+    msg = struct.pack(">I", zlib.crc32(body)) + body
+    return struct.pack(">qi", 1999, len(msg)) + msg
+
+
+@pytest.fixture(scope="module")
+def workloads():
+    small = [
+        kafkawire.build_batches([b"v%d" % i for i in range(50)], base_offset=50 * k)[0]
+        for k in range(20)
+    ]
+    inner = legacy_set(200, 300)
+    return {
+        "none-small-batches": b"".join(small),
+        "none": big_batch(n=20_000),
+        "gzip": big_batch("gzip", n=20_000),
+        "snappy": big_batch("snappy", n=20_000),
+        "lz4": big_batch("lz4", n=20_000),
+        "zstd": big_batch("zstd", n=20_000),
+        "legacy": legacy_set(300, 1000),
+        "legacy-gzip": legacy_wrapper(inner),
+    }
+
+
+def summary(view):
+    return (
+        view.offsets.tobytes(),
+        view.timestamps.tobytes(),
+        view.keys.to_pylist(),
+        view.values.to_pylist(),
+        [view.headers(i) for i in range(0, len(view), 97)],
+    )
+
+
+def test_threads_decode_the_same_as_one_thread(workloads):
+    expected = {name: summary(kafkawire.decode_records(data)) for name, data in workloads.items()}
+    expected_batches = {
+        name: [
+            [(r.offset, r.timestamp, r.key, r.value, r.headers) for r in b]
+            for b in kafkawire.read_batches(data)
+        ]
+        for name, data in workloads.items()
+    }
+
+    def work(job):
+        name, k = job
+        data = workloads[name]
+        if k % 2:  # every input kind at once: shared bytes, private bytearrays
+            data = bytearray(data)
+        view = kafkawire.decode_records(data)
+        batches = [
+            [(r.offset, r.timestamp, r.key, r.value, r.headers) for r in b]
+            for b in kafkawire.read_batches(data)
+        ]
+        return name, summary(view), batches
+
+    jobs = [(name, k) for k in range(6) for name in workloads]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        for name, got, batches in pool.map(work, jobs):
+            assert got == expected[name], name
+            assert batches == expected_batches[name], name
+
+
+def test_one_view_read_from_several_threads(workloads):
+    view = kafkawire.decode_records(workloads["lz4"])
+    expected = summary(view)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda _: summary(view), range(8)))
+    assert all(r == expected for r in results)
+
+
+# ---- the GIL -------------------------------------------------------------------------------
+
+
+def progress_during(call, attempts=8) -> int:
+    """How often a pure-Python loop in another thread ran while `call` ran.
+
+    The switch interval is made long (0.25 s): a thread that holds the GIL
+    through a call shorter than that lets no other thread run, so the count
+    stays 0 unless the call releases the GIL.  Tried a few times, so that a
+    busy machine that does not schedule the loop in time makes no failure.
+    """
+    for _ in range(attempts):
+        state = SimpleNamespace(in_call=False, count=0, stop=False)
+
+        def spin(state=state):
+            while not state.stop:
+                if state.in_call:
+                    state.count += 1
+
+        old = sys.getswitchinterval()
+        sys.setswitchinterval(0.25)
+        thread = threading.Thread(target=spin)
+        thread.start()
+        try:
+            time.sleep(0.01)  # the spinner runs
+            time.sleep(0)  # a fresh hold of the GIL: the spinner waits 0.25 s for it
+            state.in_call = True
+            call()
+            state.in_call = False
+        finally:
+            state.stop = True
+            thread.join()
+            sys.setswitchinterval(old)
+        if state.count:
+            return state.count
+    return 0
+
+
+@pytest.fixture(scope="module")
+def large():
+    one = big_batch(n=200_000, size=250)  # ~50 MiB, one batch
+    plain = b"".join(bytes([i % 7]) * 1000 + b"%d" % i for i in range(40_000))
+    return {
+        "batch": one,
+        "legacy": legacy_set(n=400, size=128_000),  # ~51 MiB of messages above the threshold
+        "lz4": compression.compress(3, plain),
+        "snappy": compression.compress(2, plain),
+        "plain": plain,
+        "zeros": bytes(256 * MiB),  # the hardware CRC needs this much for ~15 ms
+    }
+
+
+@pytest.mark.parametrize(
+    "what",
+    [
+        "crc32c",
+        "decode_records",
+        "read_batches",
+        "decode_records-legacy",
+        "lz4",
+        "snappy",
+    ],
+)
+def test_large_decodes_let_other_threads_run(large, what):
+    calls = {
+        "crc32c": lambda: crc32c(large["zeros"]),
+        "decode_records": lambda: kafkawire.decode_records(large["batch"]),
+        "read_batches": lambda: next(kafkawire.read_batches(large["batch"])).records(),
+        "decode_records-legacy": lambda: kafkawire.decode_records(large["legacy"]),
+        "lz4": lambda: compression.decompress(3, large["lz4"]),
+        "snappy": lambda: compression.decompress(2, large["snappy"]),
+    }
+    assert progress_during(calls[what]) > 0
+
+
+def test_the_probe_sees_a_call_that_holds_the_gil(large):
+    # the control: copying a large buffer holds the GIL, and the probe says so
+    data = bytearray(large["batch"]) * 2
+    assert progress_during(lambda: bytes(data), attempts=1) == 0
+
+
+def test_small_batches_keep_the_gil(workloads):
+    # below the thresholds, handing the GIL over would cost more than the work
+    data = workloads["none-small-batches"]
+    assert progress_during(lambda: kafkawire.decode_records(data), attempts=1) == 0
