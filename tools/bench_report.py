@@ -296,7 +296,9 @@ def rate_report(doc: dict, suite: str, stat: str, title: str) -> list[str]:
         return []
     out = [f"## {title}", ""]
     for group, times in groups.items():
-        ours = times.get("kafkawire", (None, 0))[0]
+        # kafkawire's row: "kafkawire", or the name of one of its data sources
+        ours_name = next((k for k in times if k.startswith("kafkawire")), None)
+        ours = times[ours_name][0] if ours_name else None
         out += [
             f"### {group}",
             "",
@@ -304,7 +306,7 @@ def rate_report(doc: dict, suite: str, stat: str, title: str) -> list[str]:
             "|---|--:|--:|--:|",
         ]
         for impl, (secs, records) in sorted(times.items(), key=lambda kv: kv[1][0]):
-            ratio = "—" if impl == "kafkawire" or not ours else f"{secs / ours:.2f}x"
+            ratio = "—" if impl == ours_name or not ours else f"{secs / ours:.2f}x"
             rate = f"{records / secs:,.0f}" if records else "—"
             out.append(f"| {impl} | {secs * 1e3:.1f} | {rate} | {ratio} |")
         out.append("")
@@ -351,6 +353,8 @@ def main(argv: list[str] | None = None) -> int:
         out.append(f"- {c.text}: {mark} — {c.detail}")
     out += ["", *message_report(doc, args.stat)]
     out += rate_report(doc, "client", args.stat, "Client: fetch and decode from a real broker")
+    out += rate_report(doc, "spark", args.stat, "Spark: the kafkawire data sources")
+    out += rate_report(doc, "buffer", args.stat, "Buffer policy: decode_records by input kind")
     print("\n".join(out))
     return 0
 
