@@ -149,7 +149,7 @@ FUZZ_PY_ENV := LD_PRELOAD=$(FUZZ_PY_DIR)/asan_with_fuzzer.so PYTHONMALLOC=malloc
 fuzz-corpus: fuzz-py-build fuzz-native-build
 	for t in $(FUZZ_PY_TARGETS); do \
 	  rm -rf build/fuzz-merged/$$t && mkdir -p build/fuzz-merged/$$t fuzz/work/$$t fuzz/corpus/$$t && \
-	  $(FUZZ_PY_ENV) $(FUZZ_NICE) $(PY) fuzz/fuzz.py $$t -merge=1 build/fuzz-merged/$$t \
+	  $(FUZZ_PY_ENV) $(FUZZ_NICE) $(PY) fuzz/fuzz.py $$t -merge=1 -rss_limit_mb=3072 build/fuzz-merged/$$t \
 	    fuzz/corpus/$$t fuzz/work/$$t 2>/dev/null && \
 	  $(PY) fuzz/select_corpus.py build/fuzz-merged/$$t fuzz/corpus/$$t || exit 1; \
 	done

@@ -26,7 +26,10 @@ def main() -> None:
     if len(sys.argv) < 2 or sys.argv[1] not in targets.TARGETS:
         sys.exit(f"usage: fuzz.py {{{','.join(targets.TARGETS)}}} [libFuzzer args]")
     target = targets.TARGETS[sys.argv[1]]
-    atheris.Setup([sys.argv[0], *sys.argv[2:]], target)
+    os.environ["KAFKAWIRE_FUZZ_PYTHON"] = sys.executable
+    os.environ["KAFKAWIRE_FUZZ_TARGET"] = sys.argv[1]
+    relaunch = os.path.join(os.path.dirname(os.path.abspath(__file__)), "relaunch.sh")
+    atheris.Setup([relaunch, *sys.argv[2:]], target)
     atheris.Fuzz()
 
 
