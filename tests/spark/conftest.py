@@ -5,6 +5,7 @@ pyspark's data source lookup imports (see docs/spark.md)."""
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from dataclasses import dataclass
 
@@ -41,6 +42,8 @@ def spark_fixture(tmp_path_factory) -> SparkFixture:
     )
     from pyspark.sql import SparkSession
 
+    if "asan" in os.environ.get("LD_PRELOAD", ""):
+        _unsanitized_ps(tmp_path_factory.mktemp("bin"))
     session = (
         SparkSession.builder.master("local[2]")
         .appName("kafkawire-tests")
@@ -57,6 +60,17 @@ def spark_fixture(tmp_path_factory) -> SparkFixture:
     found = {name: manager.dataSourceExists(name) for name in ("kafkawire", "kafkawire_segments")}
     yield SparkFixture(session, found)
     session.stop()
+
+
+def _unsanitized_ps(bin_dir) -> None:
+    """Under `make test-asan` the sanitizer runtimes are preloaded into every process, the JVM
+    and the Python workers it starts included (they import the ASan-built extensions). Spark's
+    launch script runs `ps`, which hangs with ASan preloaded: give it a `ps` without."""
+    real = shutil.which("ps")
+    ps = bin_dir / "ps"
+    ps.write_text(f'#!/bin/sh\nunset LD_PRELOAD\nexec {real} "$@"\n')
+    ps.chmod(0o755)
+    os.environ["PATH"] = f"{bin_dir}{os.pathsep}{os.environ['PATH']}"
 
 
 @pytest.fixture(scope="session")
