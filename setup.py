@@ -68,7 +68,6 @@ for pyx in sorted((HERE / "kafkawire").rglob("*.pyx")):
     )
 
 
-
 def cythonized(ext: Extension) -> list[Extension]:
     try:
         return cythonize([ext], compiler_directives=directives, annotate=DEBUG)
