@@ -25,7 +25,12 @@ from libc.string cimport memcpy, memmove
 import uuid as _uuid
 
 from kafkawire.errors import CorruptError, EncodeError, TruncatedError, UnsupportedError
-from kafkawire.protocol._base import UNSET, ZERO_UUID
+from kafkawire.protocol import _base
+
+# C-level copies: the hot paths compare with these per field, and a module global would be a
+# dict lookup each time.
+cdef object UNSET = _base.UNSET
+cdef object ZERO_UUID = _base.ZERO_UUID
 
 cdef extern from *:
     """
@@ -46,6 +51,19 @@ cdef extern from *:
         Py_XDECREF(old);
     }
     static PyObject *kw_get_slot(PyObject *obj, Py_ssize_t off) { return KW_SLOT(obj, off); }
+    /* mv[start:start + n] for a 1-D memoryview of unsigned bytes (a records field: one per
+       Fetch partition), without the slice object and index conversions of a subscript. The
+       new view shares mv's managed buffer, so it keeps the source alive just as a slice
+       does; the caller has checked that the range lies inside mv. */
+    static PyObject *kw_subview(PyObject *mv, Py_ssize_t start, Py_ssize_t n) {
+        PyObject *sub = PyMemoryView_FromObject(mv);
+        if (sub == NULL) return NULL;
+        Py_buffer *view = PyMemoryView_GET_BUFFER(sub);
+        view->buf = (char *)view->buf + start;
+        view->len = n;
+        view->shape[0] = n;
+        return sub;
+    }
     static double kw_load_f64(const uint8_t *p) {
         uint64_t u = 0; double d;
         for (int i = 0; i < 8; i++) u = (u << 8) | p[i];
@@ -61,6 +79,7 @@ cdef extern from *:
     Py_ssize_t kw_slot_offset(object descr)
     void kw_set_slot(object obj, Py_ssize_t off, object v)
     PyObject *kw_get_slot(object obj, Py_ssize_t off)
+    object kw_subview(object mv, Py_ssize_t start, Py_ssize_t n)
     double kw_load_f64(const uint8_t *p)
     void kw_store_f64(uint8_t *p, double d)
     PyObject *PyUnicode_DecodeUTF8(const char *s, Py_ssize_t size, const char *errors)
@@ -185,6 +204,7 @@ cdef class Plan:
     cdef Py_ssize_t ntops
     cdef list tnames
     cdef list tdefaults  # per tagged field: the default (UNSET: make a fresh one)
+    cdef bint tfill  # whether some absent tagged field needs its default set (not all lazy)
     cdef list tcompare  # per tagged field: the value it is compared with to decide writing it
     # (offset, Field, default, value compared with, ignorable, attr) per field the version lacks
     cdef list absent
@@ -410,6 +430,7 @@ cdef Plan get_plan(object cls, int version, bint flexible):
         _fill_op(plan, &plan.tops[i], f, version, flexible)
         plan.tnames.append(f.attr)
         plan.tdefaults.append(f.default)
+        plan.tfill = plan.tfill or not is_lazy(f)
         plan.tcompare.append(_fresh(f) if f.default is UNSET else f.default)
     _plans[key] = plan
     return plan
@@ -562,7 +583,7 @@ cdef class Reader(Walk):
         if view:
             if self.mv is None:
                 self.mv = memoryview(self.source).cast("B")
-            return self.mv[start:start + n]
+            return kw_subview(self.mv, start, n)
         return PyBytes_FromStringAndSize(<const char *>self.base + start, n)
 
     cdef object null(self, bint nullable):
@@ -674,6 +695,10 @@ cdef object read_struct(Reader r, Plan plan):
             kw_set_slot(obj, op.offset, PyLong_FromLong(r.i16()))
         elif op.kind == K_STRING:
             kw_set_slot(obj, op.offset, r.read_string(op.compact, op.nullable))
+        elif op.kind == K_INT64:
+            kw_set_slot(obj, op.offset, PyLong_FromLongLong(r.i64()))
+        elif op.kind == K_RECORDS:
+            kw_set_slot(obj, op.offset, r.read_bytes(op.compact, op.nullable, True))
         else:
             kw_set_slot(obj, op.offset, read_op(r, op))
     if plan.absent:
@@ -684,12 +709,14 @@ cdef object read_struct(Reader r, Plan plan):
                     continue  # left empty: LazyStruct makes it on first access
                 default = []
             kw_set_slot(obj, entry[0], default)
-    if plan.flexible and not (plan.ntops == 0 and r.p < r.end and r.p[0] == 0):
+    # an empty tagged-field section (one zero byte) where no absent tagged field needs a
+    # default set (none, or all lazy structs) is stepped over without read_tagged
+    if plan.flexible and not ((plan.ntops == 0 or not plan.tfill) and r.p < r.end and r.p[0] == 0):
         r.kinds[d] = AT_TAGGED
         r.idx[d] = plan.ntops  # not inside any tagged field yet
         read_tagged(r, plan, obj, d)
     else:
-        r.p += plan.flexible  # an empty tagged-field section: one zero byte
+        r.p += plan.flexible
         kw_set_slot(obj, plan.unknown_offset, None)
     r.depth -= 1
     return obj
@@ -701,7 +728,7 @@ cdef int read_tagged(Reader r, Plan plan, object obj, int d) except -1:
     cdef const uint8_t *end
     cdef const uint8_t *stop
     cdef list unknown = None
-    for i in range(plan.ntops):
+    for i in range(plan.ntops if plan.tfill else 0):
         default = plan.tdefaults[i]
         if default is UNSET:
             if plan.tops[i].kind == K_STRUCT:

@@ -1,5 +1,6 @@
 """Byte vectors computed by hand with struct, headers, defaults, tagged fields, the public API."""
 
+import gc
 import struct
 import uuid
 
@@ -273,6 +274,31 @@ def test_records_decode_zero_copy_and_encode_from_bytes_like():
     assert records.obj is frame_bytes  # a view into the frame: no copy
     assert records == blob
     assert encode_request(back, version=9) == frame_bytes
+
+
+def test_records_views_of_a_fetch_response_behave_as_slices_and_keep_the_input_alive():
+    # kafkawire builds these views without a subscript (one per partition is hot): each must
+    # behave exactly as a slice of the input would, and outlive the response and the input.
+    F = messages.FetchResponse
+    blobs = [bytes([0x80 + i]) * i for i in range(6)]  # the first one empty
+    partitions = [F.PartitionData(partition_index=i, records=b) for i, b in enumerate(blobs)]
+    msg = F(responses=[F.FetchableTopicResponse(topic="t", partitions=partitions)])
+    data = encode(msg, version=12)
+    views = [p.records for p in decode(F, data, version=12).responses[0].partitions]
+    for view, blob in zip(views, blobs, strict=True):
+        assert isinstance(view, memoryview)
+        assert view.obj is data
+        assert (view.readonly, view.format, view.ndim, view.itemsize) == (True, "B", 1, 1)
+        assert (view.shape, view.strides, view.nbytes) == ((len(blob),), (1,), len(blob))
+        assert view.c_contiguous and view.contiguous
+        assert view == blob and view.tobytes() == blob and view[1:] == blob[1:]
+        assert hash(view) == hash(blob)
+        if blob:
+            start = data.index(blob)
+            assert view == memoryview(data)[start : start + len(blob)]
+    del data
+    gc.collect()
+    assert [bytes(v) for v in views] == blobs
 
 
 def test_data_schemas():
