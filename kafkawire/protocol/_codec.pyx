@@ -646,8 +646,8 @@ cdef object read_op(Reader r, Op *op):
     cdef object item
     if op.kind == K_ARRAY:
         n = r.length(op.compact, 4)
-        if n < 0:
-            return r.null(op.nullable)
+        if n <= 0:  # null, or empty (aborted transactions, offline replicas: the usual case)
+            return r.null(op.nullable) if n < 0 else []
         if op.elem == K_STRUCT:
             sub = <Plan>op.plan
             r.need(n * max(sub.min_size, 1))  # before allocating n items
@@ -699,6 +699,9 @@ cdef object read_struct(Reader r, Plan plan):
             kw_set_slot(obj, op.offset, PyLong_FromLongLong(r.i64()))
         elif op.kind == K_RECORDS:
             kw_set_slot(obj, op.offset, r.read_bytes(op.compact, op.nullable, True))
+        elif op.kind == K_ARRAY and op.compact and r.p < r.end and r.p[0] == 1:
+            r.p += 1  # an empty compact array (length 0 + 1): no call into read_op
+            kw_set_slot(obj, op.offset, [])
         else:
             kw_set_slot(obj, op.offset, read_op(r, op))
     if plan.absent:
