@@ -64,6 +64,14 @@ def test_bytes_is_viewed_in_place_and_kept_alive():
     assert bytes(view.value(0)) == b"value-0"
 
 
+def mapped_file(tmp_path, access):
+    """DATA in a file, mapped with the given access."""
+    path = tmp_path / "segment"
+    path.write_bytes(DATA)
+    with open(path, "rb" if access == mmap.ACCESS_READ else "r+b") as f:
+        return mmap.mmap(f.fileno(), 0, access=access)
+
+
 def test_memoryview_of_bytes_is_viewed_in_place():
     data = b"??" + DATA
     view = decode_records(memoryview(data)[2:])
@@ -72,10 +80,7 @@ def test_memoryview_of_bytes_is_viewed_in_place():
 
 
 def test_read_only_mmap_is_viewed_in_place(tmp_path):
-    path = tmp_path / "segment"
-    path.write_bytes(DATA)
-    with open(path, "rb") as f:
-        mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    mapped = mapped_file(tmp_path, mmap.ACCESS_READ)
     view = decode_records(mapped)
     assert source_of(view) is mapped
     with pytest.raises(BufferError):
@@ -100,10 +105,7 @@ def test_read_only_numpy_array_is_viewed_in_place():
 
 
 def writable_inputs(tmp_path):
-    path = tmp_path / "segment"
-    path.write_bytes(DATA)
-    with open(path, "r+b") as f:
-        mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_WRITE)
+    mapped = mapped_file(tmp_path, mmap.ACCESS_WRITE)
     ba = bytearray(DATA)
     return {
         "bytearray": (ba, ba),
