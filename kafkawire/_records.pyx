@@ -606,7 +606,7 @@ cdef int scan_batch(_Walker w, const BatchInfo *b, kw_columns *cols) except -1:
     else:
         legacy.magic = b.magic
         legacy.is_inner = b.segment != 0
-        legacy.wrapper_offset = b.base_offset + b.last_offset_delta
+        legacy.wrapper_offset = last_offset_of(b)
         legacy.wrapper_timestamp = (b.max_timestamp if b.magic == 1
                                     and (b.attributes & ATTR_TIMESTAMP_TYPE) and legacy.is_inner
                                     else -1)

@@ -204,7 +204,7 @@ cdef class Plan:
     cdef Py_ssize_t ntops
     cdef list tnames
     cdef list tdefaults  # per tagged field: the default (UNSET: make a fresh one)
-    cdef bint tfill  # whether some absent tagged field needs its default set (not all lazy)
+    cdef bint tfill  # whether some tagged field, when absent, needs its default set (not lazy)
     cdef list tcompare  # per tagged field: the value it is compared with to decide writing it
     # (offset, Field, default, value compared with, ignorable, attr) per field the version lacks
     cdef list absent
@@ -714,7 +714,7 @@ cdef object read_struct(Reader r, Plan plan):
             kw_set_slot(obj, entry[0], default)
     # an empty tagged-field section (one zero byte) where no absent tagged field needs a
     # default set (none, or all lazy structs) is stepped over without read_tagged
-    if plan.flexible and not ((plan.ntops == 0 or not plan.tfill) and r.p < r.end and r.p[0] == 0):
+    if plan.flexible and not (not plan.tfill and r.p < r.end and r.p[0] == 0):
         r.kinds[d] = AT_TAGGED
         r.idx[d] = plan.ntops  # not inside any tagged field yet
         read_tagged(r, plan, obj, d)
