@@ -37,8 +37,10 @@ cnp.import_array()
 
 cdef extern from "crc32c.h":
     uint32_t kw_crc32c(uint32_t crc, const void *data, size_t length) nogil
-    uint32_t kw_crc32c_portable(uint32_t crc, const void *data, size_t length) nogil
-    const char *kw_crc32c_impl()
+    int kw_crc32c_using(int impl, uint32_t crc, const void *data, size_t length,
+                        uint32_t *out) nogil
+    int kw_crc32c_impl()
+    const char *kw_crc32c_name(int impl)
 
 
 cdef extern from "record_scan.h":
@@ -133,21 +135,29 @@ def crc32c(data, uint32_t value=0):
     return value
 
 
-def crc32c_portable(data, uint32_t value=0):
-    """CRC-32C by the portable table code, for checking the hardware path."""
+def crc32c_implementation():
+    """Which CRC-32C code this CPU runs: "avx512-vpclmulqdq" (carry-less
+    multiply folding), "sse4.2" / "armv8-crc" (the CRC instruction) or "portable"."""
+    return kw_crc32c_name(kw_crc32c_impl()).decode()
+
+
+def crc32c_using(str implementation, data, uint32_t value=0):
+    """CRC-32C by the named implementation (see crc32c_implementation), for
+    checking that they agree; ValueError if this CPU does not have it."""
+    cdef int impl = 1
+    while kw_crc32c_name(impl) != NULL and kw_crc32c_name(impl).decode() != implementation:
+        impl += 1
     cdef Py_buffer view
+    cdef int rc
     PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
     try:
         with nogil:
-            value = kw_crc32c_portable(value, view.buf, <size_t>view.len)
+            rc = kw_crc32c_using(impl, value, view.buf, <size_t>view.len, &value)
     finally:
         PyBuffer_Release(&view)
+    if rc != 0:
+        raise ValueError(f"CRC-32C implementation {implementation!r} is not available here")
     return value
-
-
-def crc32c_implementation():
-    """Which CRC-32C code this CPU runs: "sse4.2", "armv8-crc" or "portable"."""
-    return kw_crc32c_impl().decode()
 
 
 cdef inline uint32_t be32(const uint8_t *p) noexcept nogil:

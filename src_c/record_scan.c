@@ -50,240 +50,251 @@ static inline int read_varbytes(const uint8_t **pp, const uint8_t *end, const ui
     return 0;
 }
 
-/* Varints read without bounds checks: only called where at least 10 bytes
- * (5 for 32 bits) are known to be readable.  *bad is set for a varint that
- * is too long for its type; the caller then takes the checked path. */
-KW_INLINE int32_t fast_varint32(const uint8_t **pp, int *bad)
-{
-    const uint8_t *p = *pp;
-    uint32_t b = *p++, v = b & 0x7f;
-    if (b >= 0x80) {
-        b = *p++;
-        v |= (b & 0x7f) << 7;
-        if (b >= 0x80) {
-            b = *p++;
-            v |= (b & 0x7f) << 14;
-            if (b >= 0x80) {
-                b = *p++;
-                v |= (b & 0x7f) << 21;
-                if (b >= 0x80) {
-                    b = *p++;
-                    *bad |= b > 0x0f;
-                    v |= b << 28;
-                }
-            }
-        }
-    }
-    *pp = p;
-    return (int32_t)((v >> 1) ^ (0u - (v & 1)));
-}
+/* The tight path reads a varint of one to three bytes (lengths and deltas
+ * under 2^20 as zigzag, which nearly every record has): its raw (still
+ * zigzag-coded) value into out, or a jump to slow for a longer one. */
+#define TIGHT_VARINT(q, out, slow)                                                                 \
+    do {                                                                                           \
+        uint32_t b0_ = (q)[0];                                                                     \
+        if (KW_LIKELY(b0_ < 0x80)) {                                                               \
+            (out) = b0_;                                                                           \
+            (q) += 1;                                                                              \
+        } else {                                                                                   \
+            uint32_t w_ = (uint32_t)(q)[1] << 8 | b0_;                                             \
+            (out) = (w_ & 0x7f) | ((w_ >> 1) & 0x3f80);                                            \
+            if (KW_LIKELY(w_ < 0x8000)) {                                                          \
+                (q) += 2;                                                                          \
+            } else {                                                                               \
+                uint32_t b2_ = (q)[2];                                                             \
+                if (KW_UNLIKELY(b2_ >= 0x80))                                                      \
+                    goto slow;                                                                     \
+                (out) |= b2_ << 14;                                                                \
+                (q) += 3;                                                                          \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
 
-KW_INLINE int64_t fast_varint64(const uint8_t **pp, int *bad)
-{
-    const uint8_t *p = *pp;
-    uint64_t b = *p++, v = b & 0x7f;
-    if (b >= 0x80) {
-        b = *p++;
-        v |= (b & 0x7f) << 7;
-        for (int shift = 14; b >= 0x80; shift += 7) {
-            if (shift > 63) {
-                *bad = 1;
-                break;
-            }
-            b = *p++;
-            v |= (b & 0x7f) << shift;
-        }
-    }
-    *pp = p;
-    return (int64_t)((v >> 1) ^ (0 - (v & 1)));
-}
+/* A raw length (zigzag) that is not negative: even.  1 is -1 (null); other
+ * odd ones are invalid lengths, which the checked path reports. */
+#define RAW_IS_NULL 1u
 
-/* Check a record's header section (count at q, record end rend, with the
- * fast path's slack after rend) and note where it is.  Returns -1 for
- * anything unusual; the checked path then re-reads the record. */
-static int fast_headers(kw_columns *c, size_t k, const uint8_t *data, const uint8_t *q,
-                        const uint8_t *rend)
-{
-    int bad = 0;
-    const uint8_t *count_at = q;
-    int32_t n = fast_varint32(&q, &bad);
-    if (bad || n <= 0 || n > (rend - q) / 2 || c->nh + (size_t)n > (size_t)INT32_MAX)
-        return -1;
-    for (int32_t h = 0; h < n; h++) {
-        /* q < rend before each read, and a read takes at most 5 bytes of slack */
-        if (q >= rend)
-            return -1;
-        int32_t klen = fast_varint32(&q, &bad);
-        if (bad || klen < 0 || klen > rend - q)
-            return -1;
-        q += klen;
-        if (q >= rend)
-            return -1;
-        int32_t vlen = fast_varint32(&q, &bad);
-        if (bad || vlen < -1 || vlen > rend - q)
-            return -1;
-        if (vlen > 0)
-            q += vlen;
-    }
-    if (q != rend)
-        return -1;
-    if (!c->header_pos) {
-        c->header_pos = calloc(c->n_total ? c->n_total : 1, sizeof(uint32_t));
-        if (!c->header_pos)
-            return -1; /* the checked path reports it */
-    }
-    c->header_pos[k] = (uint32_t)(count_at - data);
-    c->nh += (size_t)n;
-    return 0;
-}
+#define UNZIGZAG(v) ((int32_t)(((v) >> 1) ^ (0u - ((v) & 1))))
 
-/* Bytes a record's fast path may read past its end: the timestamp delta (10),
- * the offset delta (5) and the key length (5) are read before any check. */
-#define FAST_SLACK 20
+/* Bytes the tight path may read past a record's end (a varint of at most
+ * three bytes where the record ends early): it needs this many bytes of the
+ * batch after the record, so a batch's last record takes the checked path. */
+#define TIGHT_SLACK 8
+
+/* Offsets and timestamps are scanned as deltas; this makes them absolute. */
+static void add_bases(int64_t *restrict offsets, int64_t *restrict timestamps, size_t n,
+                      const kw_v2_batch *b)
+{
+    const uint64_t base_offset = (uint64_t)b->base_offset;
+    const uint64_t base_timestamp = (uint64_t)b->base_timestamp;
+    for (size_t k = 0; k < n; k++) /* wrapping, as WRAP_ADD */
+        offsets[k] = (int64_t)(base_offset + (uint64_t)offsets[k]);
+    if (b->log_append_time >= 0)
+        for (size_t k = 0; k < n; k++)
+            timestamps[k] = b->log_append_time;
+    else
+        for (size_t k = 0; k < n; k++)
+            timestamps[k] = (int64_t)(base_timestamp + (uint64_t)timestamps[k]);
+}
 
 int kw_scan_v2(kw_columns *c, const uint8_t *data, size_t len, const kw_v2_batch *b,
                size_t *err_pos, const char **err_field)
 {
     const uint8_t *p = data, *end = data + len;
-    int rc;
+    /* the tight path takes records that end at or before limit */
+    const uint8_t *limit = len > TIGHT_SLACK ? end - TIGHT_SLACK : data;
+    int rc = KW_SCAN_OK;
+    const uint8_t *fail_at = data;
+    const char *fail_field = "";
     /* locals: stores through the column pointers could otherwise alias c */
     int64_t *restrict offsets = c->offsets, *restrict timestamps = c->timestamps;
     uint32_t *restrict key_pos = c->key_pos, *restrict value_pos = c->value_pos;
     int32_t *restrict key_len = c->key_len, *restrict value_len = c->value_len;
-    const int64_t base_offset = b->base_offset, base_timestamp = b->base_timestamp;
-    const int64_t log_append_time = b->log_append_time;
+    uint32_t *header_pos = c->header_pos;
+    size_t nh = c->nh;
     if (KW_UNLIKELY(c->n + (size_t)b->record_count > c->cap)) {
         *err_pos = 0;
         *err_field = "record_count";
         return KW_SCAN_OVERFLOW;
     }
-    size_t k = c->n;
-    for (int32_t i = 0; i < b->record_count; i++, k++) {
-        const uint8_t *rec = p;
-        if (KW_UNLIKELY(p >= end))
-            FAIL(KW_SCAN_COUNT_MISMATCH, p, "record_count");
+    const size_t first = c->n, k_end = first + (size_t)b->record_count;
+    size_t k = first;
 
-        /* Fast path, for records followed by FAST_SLACK readable bytes.  The
-         * next record starts at rend: only the length varint links one record
-         * to the next, so the CPU can work on several records at once. */
-        if (KW_LIKELY(end - p >= 5 + 6 + FAST_SLACK)) {
-            int bad = 0;
+#define FAIL_AT(code, at, field)                                                                   \
+    do {                                                                                           \
+        rc = (code);                                                                               \
+        fail_at = (at);                                                                            \
+        fail_field = (field);                                                                      \
+        goto done;                                                                                 \
+    } while (0)
+
+    for (; k < k_end; k++) {
+        const uint8_t *rec = p;
+        /* Tight path: small varints, with TIGHT_SLACK readable bytes after the
+         * record, so that no read needs its own bounds check; anything else
+         * falls to the checked path, which reads the record again.  Only the
+         * length links one record to the next, so the CPU works on several
+         * records at once. */
+        if (KW_LIKELY(p < limit)) {
             const uint8_t *q = p;
-            int32_t rlen = fast_varint32(&q, &bad);
-            if (KW_LIKELY(!bad && rlen >= 6 && rlen <= (end - q) - FAST_SLACK)) {
-                const uint8_t *rend = q + rlen;
-                q++; /* attributes: unused by Kafka */
-                int64_t ts_delta = fast_varint64(&q, &bad);
-                int32_t off_delta = fast_varint32(&q, &bad);
-                int32_t klen = fast_varint32(&q, &bad);
-                key_len[k] = klen;
-                key_pos[k] = (uint32_t)(q - data);
-                if (klen > 0) {
-                    bad |= klen > rend - q;
-                    q += klen;
-                } else {
-                    bad |= klen < -1;
-                }
-                if (KW_LIKELY(!bad && rend - q >= 2)) {
-                    int32_t vlen = fast_varint32(&q, &bad);
-                    value_len[k] = vlen;
-                    value_pos[k] = (uint32_t)(q - data);
-                    if (vlen > 0) {
-                        bad |= vlen > rend - q - 1; /* the header count follows */
-                        q += vlen;
-                    } else {
-                        bad |= vlen < -1;
-                    }
-                    if (KW_LIKELY(!bad && q < rend && *q == 0 && q + 1 == rend)) {
-                        /* no headers: the common case */
-                        offsets[k] = WRAP_ADD(base_offset, off_delta);
-                        timestamps[k] = log_append_time >= 0 ? log_append_time
-                                                             : WRAP_ADD(base_timestamp, ts_delta);
-                        c->n = k + 1;
-                        p = rend;
-                        continue;
-                    }
-                    if (!bad && q < rend &&
-                        fast_headers(c, k, data, q, rend) == 0) {
-                        offsets[k] = WRAP_ADD(base_offset, off_delta);
-                        timestamps[k] = log_append_time >= 0 ? log_append_time
-                                                             : WRAP_ADD(base_timestamp, ts_delta);
-                        c->n = k + 1;
-                        p = rend;
-                        continue;
-                    }
+            uint32_t v;
+            TIGHT_VARINT(q, v, checked);
+            if (KW_UNLIKELY((v & 1) || v < 12 || (ptrdiff_t)(v >> 1) > limit - q))
+                goto checked; /* a negative or short length, or too few bytes after */
+            const uint8_t *rend = q + (v >> 1);
+            q++; /* attributes: unused by Kafka */
+            uint32_t ts_raw, off_raw;
+            TIGHT_VARINT(q, ts_raw, checked);
+            TIGHT_VARINT(q, off_raw, checked);
+            TIGHT_VARINT(q, v, checked);
+            key_pos[k] = (uint32_t)(q - data);
+            if (KW_LIKELY(!(v & 1))) {
+                if (KW_UNLIKELY((ptrdiff_t)(v >> 1) >= rend - q))
+                    goto checked; /* the value length follows */
+                key_len[k] = (int32_t)(v >> 1);
+                q += v >> 1;
+            } else if (v == RAW_IS_NULL) {
+                key_len[k] = -1;
+            } else {
+                goto checked;
+            }
+            TIGHT_VARINT(q, v, checked);
+            value_pos[k] = (uint32_t)(q - data);
+            if (KW_LIKELY(!(v & 1))) {
+                if (KW_UNLIKELY((ptrdiff_t)(v >> 1) >= rend - q))
+                    goto checked; /* the header count follows */
+                value_len[k] = (int32_t)(v >> 1);
+                q += v >> 1;
+            } else if (v == RAW_IS_NULL) {
+                value_len[k] = -1;
+            } else {
+                goto checked;
+            }
+            offsets[k] = UNZIGZAG(off_raw);
+            timestamps[k] = UNZIGZAG(ts_raw);
+            uint32_t count = *q; /* q <= rend + 3 here: within the slack */
+            if (KW_LIKELY(count == 0 && q + 1 == rend)) {
+                p = rend; /* no headers: the common case */
+                continue;
+            }
+            if (count == 0 || count >= 0x80 || (count & 1) || q >= rend)
+                goto checked; /* a negative or large count, or a bad length */
+            const uint8_t *count_at = q++;
+            int32_t n = (int32_t)(count >> 1);
+            for (int32_t h = 0; h < n; h++) {
+                if (KW_UNLIKELY(q >= rend))
+                    goto checked;
+                TIGHT_VARINT(q, v, checked); /* key: not null */
+                if (KW_UNLIKELY((v & 1) || (ptrdiff_t)(v >> 1) >= rend - q))
+                    goto checked;
+                q += v >> 1;
+                TIGHT_VARINT(q, v, checked);
+                if (KW_LIKELY(!(v & 1))) {
+                    if (KW_UNLIKELY((ptrdiff_t)(v >> 1) > rend - q))
+                        goto checked;
+                    q += v >> 1;
+                } else if (v != RAW_IS_NULL) {
+                    goto checked;
                 }
             }
+            if (KW_UNLIKELY(q != rend || nh + (size_t)n > (size_t)INT32_MAX))
+                goto checked;
+            if (KW_UNLIKELY(!header_pos)) {
+                header_pos = c->header_pos = calloc(c->n_total ? c->n_total : 1, sizeof(uint32_t));
+                if (!header_pos)
+                    FAIL_AT(KW_SCAN_NO_MEMORY, rec, "headers");
+            }
+            header_pos[k] = (uint32_t)(count_at - data);
+            nh += (size_t)n;
+            p = rend;
+            continue;
         }
 
-        /* Checked path: headers, the last bytes of a batch, and anything odd
-         * (which it reports precisely). */
+    checked:
+        /* Checked path: the last record of a batch, long varints and anything
+         * odd (which it reports precisely). */
+        p = rec;
+        if (KW_UNLIKELY(p >= end))
+            FAIL_AT(KW_SCAN_COUNT_MISMATCH, p, "record_count");
         int32_t rlen;
         rc = kw_read_varint32(&p, end, &rlen);
         if (KW_UNLIKELY(rc))
-            FAIL(varint_fail(rc), rec, "record.length");
+            FAIL_AT(varint_fail(rc), rec, "record.length");
         if (KW_UNLIKELY(rlen < 6))
-            FAIL(KW_SCAN_BAD_LENGTH, rec, "record.length");
+            FAIL_AT(KW_SCAN_BAD_LENGTH, rec, "record.length");
         if (KW_UNLIKELY((size_t)(end - p) < (size_t)rlen))
-            FAIL(KW_SCAN_TRUNCATED, rec, "record.length");
+            FAIL_AT(KW_SCAN_TRUNCATED, rec, "record.length");
         const uint8_t *rend = p + rlen;
         const uint8_t *q = p + 1; /* past attributes */
         p = rend;
         int64_t ts_delta;
         rc = kw_read_varint64(&q, rend, &ts_delta);
         if (KW_UNLIKELY(rc))
-            FAIL(varint_fail(rc), rec, "record.timestamp_delta");
+            FAIL_AT(varint_fail(rc), rec, "record.timestamp_delta");
         int32_t off_delta;
         rc = kw_read_varint32(&q, rend, &off_delta);
         if (KW_UNLIKELY(rc))
-            FAIL(varint_fail(rc), rec, "record.offset_delta");
+            FAIL_AT(varint_fail(rc), rec, "record.offset_delta");
         rc = read_varbytes(&q, rend, data, &key_len[k], &key_pos[k]);
         if (KW_UNLIKELY(rc))
-            FAIL(rc, rec, "record.key");
+            FAIL_AT(rc, rec, "record.key");
         rc = read_varbytes(&q, rend, data, &value_len[k], &value_pos[k]);
         if (KW_UNLIKELY(rc))
-            FAIL(rc, rec, "record.value");
+            FAIL_AT(rc, rec, "record.value");
         int32_t nheaders;
         const uint8_t *count_at = q;
         rc = kw_read_varint32(&q, rend, &nheaders);
         if (KW_UNLIKELY(rc))
-            FAIL(varint_fail(rc), rec, "record.headers_count");
+            FAIL_AT(varint_fail(rc), rec, "record.headers_count");
         if (KW_UNLIKELY(nheaders < 0))
-            FAIL(KW_SCAN_BAD_LENGTH, rec, "record.headers_count");
+            FAIL_AT(KW_SCAN_BAD_LENGTH, rec, "record.headers_count");
         if (nheaders) {
             /* each header takes at least 2 bytes: bound the count by the bytes */
             if (KW_UNLIKELY((size_t)nheaders > (size_t)(rend - q) / 2))
-                FAIL(KW_SCAN_TRUNCATED, rec, "record.headers_count");
-            if (!c->header_pos) {
-                c->header_pos = calloc(c->n_total ? c->n_total : 1, sizeof(uint32_t));
-                if (!c->header_pos)
-                    FAIL(KW_SCAN_NO_MEMORY, rec, "headers");
+                FAIL_AT(KW_SCAN_TRUNCATED, rec, "record.headers_count");
+            if (!header_pos) {
+                header_pos = c->header_pos = calloc(c->n_total ? c->n_total : 1, sizeof(uint32_t));
+                if (!header_pos)
+                    FAIL_AT(KW_SCAN_NO_MEMORY, rec, "headers");
             }
-            if (KW_UNLIKELY(c->nh + (size_t)nheaders > (size_t)INT32_MAX))
-                FAIL(KW_SCAN_TOO_MANY_HEADERS, rec, "record.headers_count");
-            c->header_pos[k] = (uint32_t)(count_at - data);
+            if (KW_UNLIKELY(nh + (size_t)nheaders > (size_t)INT32_MAX))
+                FAIL_AT(KW_SCAN_TOO_MANY_HEADERS, rec, "record.headers_count");
             for (int32_t h = 0; h < nheaders; h++) {
                 int32_t hlen;
                 uint32_t hpos;
                 rc = read_varbytes(&q, rend, data, &hlen, &hpos);
                 if (KW_UNLIKELY(rc || hlen < 0))
-                    FAIL(rc ? rc : KW_SCAN_BAD_LENGTH, rec, "record.header.key");
+                    FAIL_AT(rc ? rc : KW_SCAN_BAD_LENGTH, rec, "record.header.key");
                 rc = read_varbytes(&q, rend, data, &hlen, &hpos);
                 if (KW_UNLIKELY(rc))
-                    FAIL(rc, rec, "record.header.value");
+                    FAIL_AT(rc, rec, "record.header.value");
             }
-            c->nh += (size_t)nheaders;
+            header_pos[k] = (uint32_t)(count_at - data);
+            nh += (size_t)nheaders;
         }
         if (KW_UNLIKELY(q != rend))
-            FAIL(KW_SCAN_SIZE_MISMATCH, rec, "record.length");
-        offsets[k] = WRAP_ADD(base_offset, off_delta);
-        timestamps[k] =
-            log_append_time >= 0 ? log_append_time : WRAP_ADD(base_timestamp, ts_delta);
-        c->n = k + 1; /* kept current so that a failure leaves a consistent count */
+            FAIL_AT(KW_SCAN_SIZE_MISMATCH, rec, "record.length");
+        offsets[k] = off_delta;
+        timestamps[k] = ts_delta;
     }
     if (KW_UNLIKELY(p != end))
-        FAIL(KW_SCAN_COUNT_MISMATCH, p, "record_count");
-    return KW_SCAN_OK;
+        FAIL_AT(KW_SCAN_COUNT_MISMATCH, p, "record_count");
+#undef FAIL_AT
+
+done:
+    /* the records read so far stay consistent when the scan fails */
+    c->n = k;
+    c->nh = nh;
+    add_bases(offsets + first, timestamps + first, k - first, b);
+    if (rc != KW_SCAN_OK) {
+        *err_pos = (size_t)(fail_at - data);
+        *err_field = fail_field;
+    }
+    return rc;
 }
 
 /* ---- legacy message sets ------------------------------------------------ */

@@ -20,7 +20,7 @@ from kafkawire import (
     decode_records,
     read_batches,
 )
-from kafkawire._records import crc32c_portable
+from kafkawire._records import crc32c_using
 from kafkawire.records import crc32c, crc32c_implementation
 
 from . import kafka_bytes as kb
@@ -51,19 +51,52 @@ def as_tuples(records):
 # ---- CRC ---------------------------------------------------------------------
 
 
+def _crc32c_implementations():
+    names = ["portable", "sse4.2", "armv8-crc", "avx512-vpclmulqdq"]
+    have = []
+    for name in names:
+        try:
+            crc32c_using(name, b"")
+        except ValueError:
+            continue
+        have.append(name)
+    return have
+
+
 def test_crc32c_known_vector_and_implementations_agree():
     assert crc32c(b"123456789") == 0xE3069283
-    assert crc32c_portable(b"123456789") == 0xE3069283
-    assert crc32c_implementation() in ("sse4.2", "armv8-crc", "portable")
+    have = _crc32c_implementations()
+    assert "portable" in have and crc32c_implementation() in have
     rng = np.random.default_rng(1)
     data = rng.integers(0, 256, 100_000, dtype=np.uint8).tobytes()
+    # lengths around every stage of the folding path (256-byte loop, 64- and
+    # 16-byte tails, the CRC-instruction fallback below 256) and the streams
+    lengths = [0, 1, 7, 8, 15, 16, 17, 63, 64, 65, 255, 256, 257, 319, 320, 511, 512, 513]
+    lengths += [769, 1000, 4096 + 48, 8192 * 3 + 5, 60_000]
+    for impl in have:
+        assert crc32c_using(impl, b"123456789") == 0xE3069283
+        for start in range(9):
+            for length in lengths:
+                chunk = data[start : start + length]
+                expected = crc32c_pkg.crc32c(chunk)
+                assert crc32c_using(impl, chunk) == expected, (impl, start, length)
+                # a running value joins the first bytes
+                assert crc32c_using(impl, chunk, 0xDEADBEEF) == crc32c_pkg.crc32c(chunk, 0xDEADBEEF)
     for start in range(9):
-        for length in (0, 1, 7, 8, 255, 256, 769, 8192 * 3 + 5, 60_000):
+        for length in lengths:
             chunk = data[start : start + length]
-            expected = crc32c_pkg.crc32c(chunk)
-            assert crc32c(chunk) == expected
-            assert crc32c_portable(chunk) == expected
+            assert crc32c(chunk) == crc32c_pkg.crc32c(chunk)
     assert crc32c(data[500:], crc32c(data[:500])) == crc32c(data)
+    with pytest.raises(ValueError, match="not available"):
+        crc32c_using("no-such-code", b"")
+
+
+def test_crc32c_every_length_up_to_2k_every_implementation():
+    data = np.random.default_rng(2).integers(0, 256, 2048, dtype=np.uint8).tobytes()
+    for impl in _crc32c_implementations():
+        for length in range(2049):
+            chunk = data[:length]
+            assert crc32c_using(impl, chunk, 7) == crc32c_pkg.crc32c(chunk, 7), (impl, length)
 
 
 # ---- v2 batches -----------------------------------------------------------------
