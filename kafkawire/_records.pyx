@@ -9,16 +9,25 @@
 # values and headers, so no Python object is made per record.
 
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
-from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_Check, PyBytes_FromStringAndSize
+from cpython.bytes cimport (
+    PyBytes_AS_STRING,
+    PyBytes_Check,
+    PyBytes_FromStringAndSize,
+    PyBytes_GET_SIZE,
+)
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 cimport cython
 cimport numpy as cnp
+from cpython.dict cimport PyDict_SetItem
 from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM
+from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF, Py_XDECREF
 
 import numpy as np
 
@@ -672,6 +681,67 @@ cdef class Record:
         return hash((self.offset, self.timestamp, self.key, self.value))
 
 
+cdef extern from *:
+    """
+    #include <structmember.h>
+    #define KW_RECORD_FIELD_OFFSET(f) offsetof(struct __pyx_obj_9kafkawire_8_records_Record, f)
+    #define KW_RECORD_OFFSET_OFFSET KW_RECORD_FIELD_OFFSET(offset)
+    #define KW_RECORD_TIMESTAMP_OFFSET KW_RECORD_FIELD_OFFSET(timestamp)
+    #define KW_RECORD_KEY_OFFSET KW_RECORD_FIELD_OFFSET(key)
+    #define KW_RECORD_VALUE_OFFSET KW_RECORD_FIELD_OFFSET(value)
+    #define KW_TYPE_DICT(t) (((PyTypeObject *)(t))->tp_dict)
+    #define KW_NEW_MEMBER(t, m) PyDescr_NewMember((PyTypeObject *)(t), (m))
+    #define KW_TYPE_MODIFIED(t) PyType_Modified((PyTypeObject *)(t))
+    """
+    const Py_ssize_t KW_RECORD_OFFSET_OFFSET
+    const Py_ssize_t KW_RECORD_TIMESTAMP_OFFSET
+    const Py_ssize_t KW_RECORD_KEY_OFFSET
+    const Py_ssize_t KW_RECORD_VALUE_OFFSET
+    ctypedef struct PyMemberDef:
+        const char *name
+        int type
+        Py_ssize_t offset
+        int flags
+        const char *doc
+    enum:
+        T_OBJECT_EX
+        T_LONGLONG
+        READONLY
+    PyObject *KW_TYPE_DICT(object type)
+    object KW_NEW_MEMBER(object type, PyMemberDef *member)
+    void KW_TYPE_MODIFIED(object type)
+
+
+# Record's fields as member descriptors rather than the properties Cython
+# makes: CPython specializes loads of object member slots (LOAD_ATTR_SLOT),
+# which makes a consumer loop reading key and value about a third faster.
+# key and value are never NULL (None at worst), as T_OBJECT_EX requires.
+cdef PyMemberDef _record_members[4]
+
+
+cdef _use_member_slots():
+    fields = [(b"offset", T_LONGLONG, KW_RECORD_OFFSET_OFFSET, b"offset of the record"),
+              (b"timestamp", T_LONGLONG, KW_RECORD_TIMESTAMP_OFFSET,
+               b"timestamp in ms (-1 when absent)"),
+              (b"key", T_OBJECT_EX, KW_RECORD_KEY_OFFSET, b"key: bytes or None"),
+              (b"value", T_OBJECT_EX, KW_RECORD_VALUE_OFFSET, b"value: bytes or None")]
+    cdef int i
+    for i in range(4):
+        name, kind, where, doc = fields[i]
+        # the names and docs are literals, which live as long as the module
+        _record_members[i].name = <const char *>(<bytes>name)
+        _record_members[i].type = kind
+        _record_members[i].offset = where
+        _record_members[i].flags = READONLY
+        _record_members[i].doc = <const char *>(<bytes>doc)
+        PyDict_SetItem(<object>KW_TYPE_DICT(Record), name.decode(),
+                       KW_NEW_MEMBER(Record, &_record_members[i]))
+    KW_TYPE_MODIFIED(Record)
+
+
+_use_member_slots()
+
+
 cdef inline object slice_bytes(const uint8_t *base, uint32_t pos, int32_t length):
     if length < 0:
         return None
@@ -686,31 +756,107 @@ cdef str header_key(const uint8_t *base, uint32_t pos, int32_t length, const Bat
                            batch_offset=b.base_offset, field="record.header.key") from None
 
 
-cdef list headers_at(const uint8_t *base, const BatchInfo *b, uint32_t pos):
+cdef extern from "Python.h":
+    void PyObject_GC_UnTrack(void *op)
+    bint PyUnicode_IS_COMPACT_ASCII(object op)
+
+
+cdef enum:
+    SMALL_HEADERS = 8   # header sections up to this size are parsed on the stack
+
+
+# The (key, value) pairs last made at each header position, reused for the
+# next record when its bytes are the same (a content type, a schema id): the
+# pairs are immutable, so sharing them is safe, and it saves three objects.
+cdef struct HeaderCache:
+    PyObject *pairs[SMALL_HEADERS]   # owned tuples, or NULL
+
+
+cdef void header_cache_clear(HeaderCache *cache) noexcept:
+    cdef int h
+    for h in range(SMALL_HEADERS):
+        Py_XDECREF(cache.pairs[h])
+        cache.pairs[h] = NULL
+
+
+cdef inline bint same_key(PyObject *key, const uint8_t *p, int32_t length) noexcept:
+    return (PyUnicode_IS_COMPACT_ASCII(<object>key)
+            and PyUnicode_GET_LENGTH(<object>key) == length
+            and memcmp(PyUnicode_DATA(<object>key), p, <size_t>length) == 0)
+
+
+cdef inline bint same_value(PyObject *value, const uint8_t *p, int32_t length) noexcept:
+    if length < 0:
+        return value == <PyObject *>None
+    return (value != <PyObject *>None and PyBytes_GET_SIZE(<object>value) == length
+            and memcmp(PyBytes_AS_STRING(<object>value), p, <size_t>length) == 0)
+
+
+cdef object header_pair(const uint8_t *base, uint32_t kp, int32_t kl, uint32_t vp, int32_t vl,
+                        const BatchInfo *b, HeaderCache *cache, int32_t h):
+    cdef PyObject *old = cache.pairs[h] if cache != NULL and h < SMALL_HEADERS else NULL
+    cdef PyObject *old_key
+    if old != NULL:
+        old_key = PyTuple_GET_ITEM(<object>old, 0)
+        if same_key(old_key, base + kp, kl):
+            if same_value(PyTuple_GET_ITEM(<object>old, 1), base + vp, vl):
+                return <object>old
+            key = <object>old_key
+        else:
+            key = header_key(base, kp, kl, b)
+    else:
+        key = header_key(base, kp, kl, b)
+    pair = (key, slice_bytes(base, vp, vl))
+    # str and bytes only: no cycle can run through it (CPython's collector
+    # would find that out itself, later)
+    PyObject_GC_UnTrack(<void *>pair)
+    if cache != NULL and h < SMALL_HEADERS:
+        Py_XDECREF(old)
+        Py_INCREF(pair)
+        cache.pairs[h] = <PyObject *>pair
+    return pair
+
+
+cdef list headers_at(const uint8_t *base, const BatchInfo *b, uint32_t pos,
+                     HeaderCache *cache=NULL):
     """The headers of the record whose header count sits at base + pos."""
-    cdef int32_t n = kw_read_headers(base, <size_t>b.data_len, pos, NULL, NULL, NULL, NULL, 0)
+    cdef uint32_t small_kp[SMALL_HEADERS]
+    cdef int32_t small_kl[SMALL_HEADERS]
+    cdef uint32_t small_vp[SMALL_HEADERS]
+    cdef int32_t small_vl[SMALL_HEADERS]
+    cdef uint32_t *kp = small_kp
+    cdef int32_t *kl = small_kl
+    cdef uint32_t *vp = small_vp
+    cdef int32_t *vl = small_vl
+    cdef char *mem = NULL
     cdef int32_t h
-    cdef list out = []
+    cdef list out
+    cdef int32_t n = kw_read_headers(base, <size_t>b.data_len, pos, kp, kl, vp, vl,
+                                     SMALL_HEADERS)
     if n <= 0:
         if n < 0:
             raise CorruptError("invalid header section", offset=b.byte_offset,
                                batch_offset=b.base_offset, field="record.headers")
-        return out
-    cdef char *mem = <char *>malloc(<size_t>n * 16)
-    if mem == NULL:
-        raise MemoryError()
-    cdef uint32_t *kp = <uint32_t *>mem
-    cdef int32_t *kl = <int32_t *>(kp + n)
-    cdef uint32_t *vp = <uint32_t *>(kl + n)
-    cdef int32_t *vl = <int32_t *>(vp + n)
+        return []
     try:
-        # a second parse that finds fewer headers (the input was changed in
-        # between: copy=False) must not leave entries unwritten
-        if kw_read_headers(base, <size_t>b.data_len, pos, kp, kl, vp, vl, n) != n:
-            raise CorruptError("invalid header section", offset=b.byte_offset,
-                               batch_offset=b.base_offset, field="record.headers")
+        if n > SMALL_HEADERS:
+            mem = <char *>malloc(<size_t>n * 16)
+            if mem == NULL:
+                raise MemoryError()
+            kp = <uint32_t *>mem
+            kl = <int32_t *>(kp + n)
+            vp = <uint32_t *>(kl + n)
+            vl = <int32_t *>(vp + n)
+            # a second parse that finds fewer headers (the input was changed in
+            # between: copy=False) must not leave entries unwritten
+            if kw_read_headers(base, <size_t>b.data_len, pos, kp, kl, vp, vl, n) != n:
+                raise CorruptError("invalid header section", offset=b.byte_offset,
+                                   batch_offset=b.base_offset, field="record.headers")
+        out = PyList_New(n)
         for h in range(n):
-            out.append((header_key(base, kp[h], kl[h], b), slice_bytes(base, vp[h], vl[h])))
+            pair = header_pair(base, kp[h], kl[h], vp[h], vl[h], b, cache, h)
+            Py_INCREF(pair)
+            PyList_SET_ITEM(out, h, pair)
     finally:
         free(mem)
     return out
@@ -755,19 +901,15 @@ def parse_control_record(key, value):
     return ControlRecord(version, ctype, epoch)
 
 
-cdef list decode_batch_records(_Walker walker, const BatchInfo *info):
-    """Decode one batch's records into Record objects."""
+cdef char *scan_for_records(_Walker walker, const BatchInfo *info, kw_columns *cols) except NULL:
+    """Scan one batch into cols, whose arrays share the returned block (free() it,
+    and kw_columns_free_headers(cols), when done)."""
     cdef size_t n = <size_t>info.record_count
-    cdef size_t i
-    cdef kw_columns cols
-    cdef Record r
-    cdef list out
-    cdef const uint8_t *base = walker.segment_ptr(info.segment) + info.data_start
     cdef size_t per_record = 2 * sizeof(int64_t) + 4 * sizeof(int32_t)
     cdef char *mem = <char *>malloc(n * per_record + 1)
     if mem == NULL:
         raise MemoryError()
-    memset(&cols, 0, sizeof(cols))
+    memset(cols, 0, sizeof(kw_columns))
     cols.offsets = <int64_t *>mem
     cols.timestamps = cols.offsets + n
     cols.key_pos = <uint32_t *>(cols.timestamps + n)
@@ -777,23 +919,76 @@ cdef list decode_batch_records(_Walker walker, const BatchInfo *info):
     cols.cap = n
     cols.n_total = n
     try:
-        scan_batch(walker, info, &cols)
+        scan_batch(walker, info, cols)
+    except BaseException:
+        kw_columns_free_headers(cols)
+        free(mem)
+        raise
+    return mem
+
+
+cdef inline Record make_record(const uint8_t *base, const kw_columns *cols, size_t i,
+                               const BatchInfo *info, HeaderCache *cache):
+    cdef Record r = Record.__new__(Record)
+    r.offset = cols.offsets[i]
+    r.timestamp = cols.timestamps[i]
+    r.key = slice_bytes(base, cols.key_pos[i], cols.key_len[i])
+    r.value = slice_bytes(base, cols.value_pos[i], cols.value_len[i])
+    if cols.header_pos != NULL and cols.header_pos[i] != 0:
+        r._headers = headers_at(base, info, cols.header_pos[i], cache)
+    return r
+
+
+cdef list decode_batch_records(_Walker walker, const BatchInfo *info):
+    """Decode one batch's records into Record objects."""
+    cdef kw_columns cols
+    cdef size_t i
+    cdef Record r
+    cdef list out
+    cdef HeaderCache cache
+    cdef const uint8_t *base = walker.segment_ptr(info.segment) + info.data_start
+    cdef char *mem = scan_for_records(walker, info, &cols)
+    memset(&cache, 0, sizeof(cache))
+    try:
         out = PyList_New(<Py_ssize_t>cols.n)
         for i in range(cols.n):
-            r = Record.__new__(Record)
-            r.offset = cols.offsets[i]
-            r.timestamp = cols.timestamps[i]
-            r.key = slice_bytes(base, cols.key_pos[i], cols.key_len[i])
-            r.value = slice_bytes(base, cols.value_pos[i], cols.value_len[i])
-            if cols.header_pos != NULL and cols.header_pos[i] != 0:
-                r._headers = headers_at(base, info, cols.header_pos[i])
+            r = make_record(base, &cols, i, info, &cache)
             Py_INCREF(r)
             PyList_SET_ITEM(out, <Py_ssize_t>i, r)
     finally:
+        header_cache_clear(&cache)
         kw_columns_free_headers(&cols)
         free(mem)
     return out
 
+
+@cython.final
+cdef class _RecordIterator:
+    """Records of one batch made one at a time, as the loop asks for them: a
+    record the loop has dropped goes back to the freelist (and its bytes to
+    the allocator) just before the next one is made, so the same memory is
+    used over and over and stays in cache."""
+    cdef _Walker walker      # keeps the input and decompressed payloads alive
+    cdef BatchInfo info
+    cdef kw_columns cols
+    cdef char *mem
+    cdef const uint8_t *base
+    cdef size_t i
+    cdef HeaderCache cache
+
+    def __dealloc__(self):
+        header_cache_clear(&self.cache)
+        kw_columns_free_headers(&self.cols)
+        free(self.mem)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.i >= self.cols.n:
+            raise StopIteration
+        self.i += 1
+        return make_record(self.base, &self.cols, self.i - 1, &self.info, &self.cache)
 
 
 cdef class RecordBatch:
@@ -862,7 +1057,14 @@ cdef class RecordBatch:
         return self.info.record_count
 
     def __iter__(self):
-        return iter(self.records())
+        if self._records is not None:
+            return iter(self._records)
+        cdef _RecordIterator it = _RecordIterator.__new__(_RecordIterator)
+        it.walker = self.walker
+        it.info = self.info
+        it.base = self.walker.segment_ptr(self.info.segment) + self.info.data_start
+        it.mem = scan_for_records(self.walker, &self.info, &it.cols)
+        return it
 
     @property
     def control_record(self):

@@ -154,6 +154,61 @@ def test_headers_repeated_keys_kept_in_wire_order():
     assert decode_records(buf).headers(0) == [("a", b"1"), ("b", None), ("a", b"2")]
 
 
+def test_repeated_header_pairs_are_shared_and_never_confused():
+    # Pairs equal to the previous record's at the same position are reused;
+    # anything that differs (value, null, key, a non-ASCII key, a longer list)
+    # must be made afresh.
+    headers = [
+        [("ct", b"json"), ("id", b"1")],
+        [("ct", b"json"), ("id", b"2")],
+        [("ct", b"jsoN"), ("id", None)],
+        [("ct", None), ("id", None)],
+        [("cT", None), ("id", b"")],
+        [("c\u00e9", b""), ("id", b""), ("x", b"y")],
+        [("c\u00e9", b""), ("id", b""), ("x", b"y")] + [(f"h{i}", b"v") for i in range(12)],
+        [],
+        [("ct", b"json"), ("id", b"1")],
+    ]
+    recs = [(i, TS + i, b"k", b"v", h) for i, h in enumerate(headers)]
+    buf = encode_sample(recs)
+    (batch,) = read_batches(buf)
+    for records in (list(batch), batch.records()):  # lazy iterator, then the list
+        assert [r.headers for r in records] == headers
+        assert records[1].headers[0] is records[0].headers[0]  # ("ct", b"json") shared
+        assert records[1].headers[1] is not records[0].headers[1]
+        # tuples of str and bytes are left out of the cycle collector
+        assert not any(gc.is_tracked(t) for r in records for t in r.headers)
+    assert [decode_records(buf).headers(i) for i in range(len(headers))] == headers
+
+
+def test_record_fields_are_read_only_member_slots():
+    (batch,) = read_batches(encode_sample(sample_records(2)))
+    r = batch.records()[1]
+    for name in ("offset", "timestamp", "key", "value"):
+        # member slots: CPython specializes loads of them (see _records.pyx)
+        assert type(kafkawire.Record.__dict__[name]).__name__ == "member_descriptor"
+        with pytest.raises(AttributeError):
+            setattr(r, name, None)
+    assert (r.offset, r.timestamp, r.key, r.value) == (1, TS + 10, b"k1", b"v")
+
+
+def test_batch_iteration_is_lazy_and_outlives_the_reader():
+    recs = sample_records(6)
+    buf = bytearray(encode_sample(recs))
+    (batch,) = read_batches(buf)  # a writable input is copied (buffer policy)
+    it = iter(batch)
+    first = next(it)
+    del batch
+    buf[:] = b"\0" * len(buf)
+    gc.collect()
+    assert as_tuples([first, *it]) == recs
+    assert list(it) == []
+    (batch,) = read_batches(encode_sample(recs))
+    assert as_tuples(batch) == as_tuples(batch) == recs  # twice, made anew
+    records = batch.records()
+    assert all(a is b for a, b in zip(batch, records))  # after records(): the cached list
+
+
 def test_log_append_time_gives_every_record_max_timestamp():
     recs = sample_records(4, with_headers=False)
     buf = encode_sample(recs, attributes=0x08, max_timestamp=TS + 99_999)
