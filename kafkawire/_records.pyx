@@ -8,7 +8,7 @@
 # arrays and points into the input (or decompressed payloads) for keys,
 # values and headers, so no Python object is made per record.
 
-from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
+from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_FillInfo, PyBuffer_Release, PyObject_GetBuffer
 from cpython.bytes cimport (
     PyBytes_AS_STRING,
     PyBytes_Check,
@@ -16,7 +16,7 @@ from cpython.bytes cimport (
     PyBytes_GET_SIZE,
 )
 from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 
@@ -63,7 +63,6 @@ cdef extern from "record_scan.h":
         size_t n
         size_t cap
         uint32_t *header_pos
-        size_t n_total
         size_t nh
 
     ctypedef struct kw_v2_batch:
@@ -80,7 +79,7 @@ cdef extern from "record_scan.h":
         int verify_crc
 
     int KW_SCAN_OK, KW_SCAN_TRUNCATED, KW_SCAN_BAD_VARINT, KW_SCAN_BAD_LENGTH
-    int KW_SCAN_SIZE_MISMATCH, KW_SCAN_COUNT_MISMATCH, KW_SCAN_NO_MEMORY, KW_SCAN_OVERFLOW
+    int KW_SCAN_SIZE_MISMATCH, KW_SCAN_COUNT_MISMATCH, KW_SCAN_OVERFLOW
     int KW_SCAN_BAD_CRC, KW_SCAN_BAD_MAGIC, KW_SCAN_NESTED_COMPRESSION, KW_SCAN_TOO_MANY_HEADERS
 
     int kw_scan_v2(kw_columns *cols, const uint8_t *data, size_t length,
@@ -91,7 +90,6 @@ cdef extern from "record_scan.h":
     uint32_t kw_crc32_ieee(uint32_t crc, const void *data, size_t length) nogil
     void kw_fill_binary_views(uint8_t *views, size_t n, const uint32_t *pos, const int32_t *length,
                               const uint8_t *base, int32_t buf_index, int64_t data_start) nogil
-    void kw_columns_free_headers(kw_columns *cols) nogil
     int32_t kw_read_headers(const uint8_t *data, size_t length, uint32_t pos, uint32_t *key_pos,
                             int32_t *key_len, uint32_t *value_pos, int32_t *value_len,
                             int32_t max) nogil
@@ -203,6 +201,7 @@ cdef struct BatchInfo:
     int64_t data_len
     int64_t first_record       # index of its first record in a RecordView
     bint crc_pending           # CRC left for the scan pass (see _Walker.defer_crc)
+    bint crc_mismatch          # the scan pass found it wrong (reported when reached)
 
 
 cdef inline int codec_of(const BatchInfo *b) noexcept nogil:
@@ -231,7 +230,6 @@ cdef object _scan_error(int code, const char *field, int64_t where, const BatchI
         KW_SCAN_SIZE_MISMATCH: (CorruptError, "record length disagrees with its fields"),
         KW_SCAN_COUNT_MISMATCH: (CorruptError,
                                  f"batch declares {b.record_count} records but holds a different number"),
-        KW_SCAN_NO_MEMORY: (MemoryError, "out of memory"),
         KW_SCAN_OVERFLOW: (CorruptError, "more records than declared"),
         KW_SCAN_BAD_CRC: (CrcError, "CRC-32 mismatch in an inner message"),
         KW_SCAN_BAD_MAGIC: (CorruptError, "inner message magic differs from its wrapper's"),
@@ -595,6 +593,31 @@ cdef int check_v2_crc(BatchInfo *b, const uint8_t *p) except -1:
     return 0
 
 
+cdef enum:
+    # CRCs are computed this many bytes of batches ahead of the scan: one
+    # stream over contiguous memory keeps the hardware prefetcher going (16 KiB
+    # at a time, each batch's CRC waited on memory), and the scan then finds
+    # the bytes in L2.
+    CRC_GROUP_BYTES = 256 * 1024
+
+
+cdef Py_ssize_t check_crc_group(const uint8_t *buf, BatchInfo *batches, Py_ssize_t first,
+                                Py_ssize_t nb) noexcept nogil:
+    """Check the pending CRCs of batches first.. (up to CRC_GROUP_BYTES of
+    them, at least one), marking mismatches; returns the first batch after."""
+    cdef Py_ssize_t k = first
+    cdef int64_t done = 0
+    cdef BatchInfo *b
+    while k < nb and (k == first or done < CRC_GROUP_BYTES):
+        b = &batches[k]
+        if b.crc_pending:
+            b.crc_mismatch = kw_crc32c(0, buf + b.byte_offset + V2_CRC_START,
+                                       <size_t>(b.size - V2_CRC_START)) != b.crc
+            done += b.size
+        k += 1
+    return k
+
+
 cdef int64_t last_inner_offset(const uint8_t *data, size_t length) noexcept:
     cdef size_t pos = 0
     cdef int64_t last = 0
@@ -902,10 +925,10 @@ def parse_control_record(key, value):
 
 
 cdef char *scan_for_records(_Walker walker, const BatchInfo *info, kw_columns *cols) except NULL:
-    """Scan one batch into cols, whose arrays share the returned block (free() it,
-    and kw_columns_free_headers(cols), when done)."""
+    """Scan one batch into cols, whose arrays share the returned block (free()
+    it when done)."""
     cdef size_t n = <size_t>info.record_count
-    cdef size_t per_record = 2 * sizeof(int64_t) + 4 * sizeof(int32_t)
+    cdef size_t per_record = 2 * sizeof(int64_t) + 5 * sizeof(int32_t)
     cdef char *mem = <char *>malloc(n * per_record + 1)
     if mem == NULL:
         raise MemoryError()
@@ -916,12 +939,11 @@ cdef char *scan_for_records(_Walker walker, const BatchInfo *info, kw_columns *c
     cols.key_len = <int32_t *>(cols.key_pos + n)
     cols.value_pos = <uint32_t *>(cols.key_len + n)
     cols.value_len = <int32_t *>(cols.value_pos + n)
+    cols.header_pos = <uint32_t *>(cols.value_len + n)
     cols.cap = n
-    cols.n_total = n
     try:
         scan_batch(walker, info, cols)
     except BaseException:
-        kw_columns_free_headers(cols)
         free(mem)
         raise
     return mem
@@ -934,7 +956,7 @@ cdef inline Record make_record(const uint8_t *base, const kw_columns *cols, size
     r.timestamp = cols.timestamps[i]
     r.key = slice_bytes(base, cols.key_pos[i], cols.key_len[i])
     r.value = slice_bytes(base, cols.value_pos[i], cols.value_len[i])
-    if cols.header_pos != NULL and cols.header_pos[i] != 0:
+    if cols.header_pos[i] != 0:
         r._headers = headers_at(base, info, cols.header_pos[i], cache)
     return r
 
@@ -957,7 +979,6 @@ cdef list decode_batch_records(_Walker walker, const BatchInfo *info):
             PyList_SET_ITEM(out, <Py_ssize_t>i, r)
     finally:
         header_cache_clear(&cache)
-        kw_columns_free_headers(&cols)
         free(mem)
     return out
 
@@ -978,7 +999,6 @@ cdef class _RecordIterator:
 
     def __dealloc__(self):
         header_cache_clear(&self.cache)
-        kw_columns_free_headers(&self.cols)
         free(self.mem)
 
     def __iter__(self):
@@ -1464,6 +1484,124 @@ cdef class BinaryColumn:
         return [None if v is None else bytes(v) for v in self]
 
 
+# ---- column memory ------------------------------------------------------
+
+cdef extern from "Python.h":
+    int PyTraceMalloc_Track(unsigned int domain, uintptr_t ptr, size_t size)
+    int PyTraceMalloc_Untrack(unsigned int domain, uintptr_t ptr)
+
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* Large blocks on 2 MiB boundaries, marked for transparent huge pages
+     * (as numpy does): fewer page faults and TLB misses over the columns. */
+    static void *kw_alloc_columns(size_t *cap)
+    {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        const size_t huge = (size_t)2 << 20, page = 4096;
+        if (*cap >= 2 * huge) {
+            void *p = NULL;
+            size_t rounded = (*cap + page - 1) & ~(page - 1);
+            if (posix_memalign(&p, huge, rounded) != 0)
+                return NULL;
+            madvise(p, rounded, MADV_HUGEPAGE);
+            *cap = rounded;
+            return p;
+        }
+    #endif
+        return malloc(*cap);
+    }
+    """
+    void *kw_alloc_columns(size_t *cap)
+
+cdef enum:
+    POOL_SLOTS = 4
+    POOL_BYTES = 64 * 1024 * 1024     # at most this much kept, in all
+    POOL_MIN_BLOCK = 256 * 1024       # smaller blocks are cheap to allocate anyway
+    TRACE_DOMAIN = 0x6B77             # tracemalloc domain of column blocks ("kw")
+
+# Freed column blocks kept for the next decode_records.  Fresh memory of a few
+# MiB costs a page fault per page (and THP compaction) on first touch, which
+# took as long as the scan itself; a consumer decoding fetch after fetch
+# reuses the same few blocks instead.  Guarded by the GIL.
+cdef void *_pool_ptr[POOL_SLOTS]
+cdef size_t _pool_cap[POOL_SLOTS]
+cdef size_t _pool_total = 0
+
+
+@cython.final
+cdef class _ColumnBlock:
+    """Memory for a RecordView's columns, exposed as a writable buffer; it
+    goes back to the pool when the last array over it dies."""
+    cdef char *ptr
+    cdef size_t size
+    cdef size_t cap
+
+    @staticmethod
+    cdef _ColumnBlock get(size_t size):
+        cdef _ColumnBlock block = _ColumnBlock.__new__(_ColumnBlock)
+        cdef int i, best = -1
+        global _pool_total
+        if size >= POOL_MIN_BLOCK:
+            # the smallest pooled block that fits, wasting at most 1/16 (a
+            # view holds all of it: the memory per record stays predictable)
+            for i in range(POOL_SLOTS):
+                if (_pool_ptr[i] != NULL and size <= _pool_cap[i] <= size + size // 16
+                        and (best < 0 or _pool_cap[i] < _pool_cap[best])):
+                    best = i
+        if best >= 0:
+            block.ptr = <char *>_pool_ptr[best]
+            block.cap = _pool_cap[best]
+            _pool_total -= block.cap
+            _pool_ptr[best] = NULL
+        else:
+            block.cap = size if size else 1
+            block.ptr = <char *>kw_alloc_columns(&block.cap)
+            if block.ptr == NULL:
+                raise MemoryError()
+        block.size = size
+        PyTraceMalloc_Track(TRACE_DOMAIN, <uintptr_t>block.ptr, block.cap)
+        return block
+
+    def __getbuffer__(self, Py_buffer *view, int flags):
+        PyBuffer_FillInfo(view, self, self.ptr, <Py_ssize_t>self.size, 0, flags)
+
+    def __dealloc__(self):
+        cdef int slot
+        global _pool_total
+        if self.ptr == NULL:
+            return
+        PyTraceMalloc_Untrack(TRACE_DOMAIN, <uintptr_t>self.ptr)
+        if not POOL_MIN_BLOCK <= self.cap <= POOL_BYTES:
+            free(self.ptr)
+            return
+        # drop the smallest pooled blocks until this one fits, in slots and bytes
+        while True:
+            slot = _pool_slot(True)
+            if slot >= 0 and _pool_total + self.cap <= POOL_BYTES:
+                break
+            slot = _pool_slot(False)
+            free(_pool_ptr[slot])
+            _pool_total -= _pool_cap[slot]
+            _pool_ptr[slot] = NULL
+        _pool_ptr[slot] = self.ptr
+        _pool_cap[slot] = self.cap
+        _pool_total += self.cap
+
+
+cdef int _pool_slot(bint empty) noexcept:
+    """The first empty slot (or -1), or else the slot of the smallest block."""
+    cdef int i, found = -1
+    for i in range(POOL_SLOTS):
+        if empty and _pool_ptr[i] == NULL:
+            return i
+        if not empty and _pool_ptr[i] != NULL and (found < 0 or _pool_cap[i] < _pool_cap[found]):
+            found = i
+    return found
+
 def decode_records(buf, *, bint verify_crc=True,
                    int64_t max_decompressed_size=DEFAULT_MAX_DECOMPRESSED_SIZE,
                    int64_t max_total_decompressed_size=DEFAULT_MAX_TOTAL_DECOMPRESSED_SIZE,
@@ -1524,16 +1662,17 @@ def decode_records(buf, *, bint verify_crc=True,
     # past the batches left out too (control, aborted), so a consumer moves on
     view.next_offset = w.end_offset
     # pass 2: scan into columns sized exactly
-    # One allocation for all columns: numpy asks for huge pages on large
-    # blocks, which cuts the page faults of fresh memory (measured: ~20x
-    # cheaper than six separate arrays for 200,000 records).
-    block = np.empty(total * 32, dtype=np.uint8)
+    # One allocation for all columns (36 bytes a record), from the pool of
+    # recently freed blocks (see _ColumnBlock).
+    block = np.frombuffer(_ColumnBlock.get(<size_t>(total * 36)), dtype=np.uint8,
+                          count=total * 36)
     view.offsets = block[:8 * total].view(np.int64)
     view.timestamps = block[8 * total:16 * total].view(np.int64)
     view.key_pos = block[16 * total:20 * total].view(np.uint32)
     view.key_len = block[20 * total:24 * total].view(np.int32)
     view.value_pos = block[24 * total:28 * total].view(np.uint32)
-    view.value_len = block[28 * total:].view(np.int32)
+    view.value_len = block[28 * total:32 * total].view(np.int32)
+    header_pos = block[32 * total:].view(np.uint32)
     cdef kw_columns cols
     memset(&cols, 0, sizeof(cols))
     cols.offsets = <int64_t *>cnp.PyArray_DATA(view.offsets)
@@ -1542,25 +1681,19 @@ def decode_records(buf, *, bint verify_crc=True,
     cols.key_len = <int32_t *>cnp.PyArray_DATA(view.key_len)
     cols.value_pos = <uint32_t *>cnp.PyArray_DATA(view.value_pos)
     cols.value_len = <int32_t *>cnp.PyArray_DATA(view.value_len)
+    cols.header_pos = <uint32_t *>cnp.PyArray_DATA(header_pos)
     cols.cap = <size_t>total
-    cols.n_total = <size_t>total
     cdef Py_ssize_t k
-    try:
-        for k in range(nb):
-            if batches[k].crc_pending:
-                check_v2_crc(&batches[k], w.buf + batches[k].byte_offset)
-            scan_batch(w, &batches[k], &cols)
-        if cols.header_pos != NULL:
-            view.header_pos = _take_array(<void **>&cols.header_pos, total, np.uint32)
-            view.num_headers = <Py_ssize_t>cols.nh
-    finally:
-        kw_columns_free_headers(&cols)
+    cdef Py_ssize_t crc_done = 0
+    for k in range(nb):
+        if batches[k].crc_pending:
+            if k >= crc_done:
+                with nogil:
+                    crc_done = check_crc_group(w.buf, batches, k, nb)
+            if batches[k].crc_mismatch:
+                check_v2_crc(&batches[k], w.buf + batches[k].byte_offset)  # raises
+        scan_batch(w, &batches[k], &cols)
+    if cols.nh:
+        view.header_pos = header_pos
+        view.num_headers = <Py_ssize_t>cols.nh
     return view
-
-
-cdef object _take_array(void **ptr, Py_ssize_t n, dtype):
-    """Copy a C array of n elements into a new numpy array (C keeps ownership)."""
-    arr = np.empty(n, dtype=dtype)
-    if n:
-        memcpy(cnp.PyArray_DATA(arr), ptr[0], <size_t>(n * arr.itemsize))
-    return arr

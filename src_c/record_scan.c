@@ -22,13 +22,6 @@
 
 static int varint_fail(int rc) { return rc == KW_E_TRUNCATED ? KW_SCAN_TRUNCATED : KW_SCAN_BAD_VARINT; }
 
-void kw_columns_free_headers(kw_columns *c)
-{
-    free(c->header_pos);
-    c->header_pos = NULL;
-    c->nh = 0;
-}
-
 /* A length-prefixed (varint) byte field: returns its length (-1 for null) and
  * start position via *pos, advancing *pp past the bytes. */
 static inline int read_varbytes(const uint8_t **pp, const uint8_t *end, const uint8_t *data,
@@ -114,7 +107,7 @@ int kw_scan_v2(kw_columns *c, const uint8_t *data, size_t len, const kw_v2_batch
     int64_t *restrict offsets = c->offsets, *restrict timestamps = c->timestamps;
     uint32_t *restrict key_pos = c->key_pos, *restrict value_pos = c->value_pos;
     int32_t *restrict key_len = c->key_len, *restrict value_len = c->value_len;
-    uint32_t *header_pos = c->header_pos;
+    uint32_t *restrict header_pos = c->header_pos;
     size_t nh = c->nh;
     if (KW_UNLIKELY(c->n + (size_t)b->record_count > c->cap)) {
         *err_pos = 0;
@@ -176,6 +169,7 @@ int kw_scan_v2(kw_columns *c, const uint8_t *data, size_t len, const kw_v2_batch
             }
             offsets[k] = UNZIGZAG(off_raw);
             timestamps[k] = UNZIGZAG(ts_raw);
+            header_pos[k] = 0;
             uint32_t count = *q; /* q <= rend + 3 here: within the slack */
             if (KW_LIKELY(count == 0 && q + 1 == rend)) {
                 p = rend; /* no headers: the common case */
@@ -203,11 +197,6 @@ int kw_scan_v2(kw_columns *c, const uint8_t *data, size_t len, const kw_v2_batch
             }
             if (KW_UNLIKELY(q != rend || nh + (size_t)n > (size_t)INT32_MAX))
                 goto checked;
-            if (KW_UNLIKELY(!header_pos)) {
-                header_pos = c->header_pos = calloc(c->n_total ? c->n_total : 1, sizeof(uint32_t));
-                if (!header_pos)
-                    FAIL_AT(KW_SCAN_NO_MEMORY, rec, "headers");
-            }
             header_pos[k] = (uint32_t)(count_at - data);
             nh += (size_t)n;
             p = rend;
@@ -247,6 +236,7 @@ int kw_scan_v2(kw_columns *c, const uint8_t *data, size_t len, const kw_v2_batch
             FAIL_AT(rc, rec, "record.value");
         int32_t nheaders;
         const uint8_t *count_at = q;
+        header_pos[k] = 0;
         rc = kw_read_varint32(&q, rend, &nheaders);
         if (KW_UNLIKELY(rc))
             FAIL_AT(varint_fail(rc), rec, "record.headers_count");
@@ -256,11 +246,6 @@ int kw_scan_v2(kw_columns *c, const uint8_t *data, size_t len, const kw_v2_batch
             /* each header takes at least 2 bytes: bound the count by the bytes */
             if (KW_UNLIKELY((size_t)nheaders > (size_t)(rend - q) / 2))
                 FAIL_AT(KW_SCAN_TRUNCATED, rec, "record.headers_count");
-            if (!header_pos) {
-                header_pos = c->header_pos = calloc(c->n_total ? c->n_total : 1, sizeof(uint32_t));
-                if (!header_pos)
-                    FAIL_AT(KW_SCAN_NO_MEMORY, rec, "headers");
-            }
             if (KW_UNLIKELY(nh + (size_t)nheaders > (size_t)INT32_MAX))
                 FAIL_AT(KW_SCAN_TOO_MANY_HEADERS, rec, "record.headers_count");
             for (int32_t h = 0; h < nheaders; h++) {
@@ -426,6 +411,7 @@ int kw_scan_legacy(kw_columns *c, const uint8_t *data, size_t len, const kw_lega
             FAIL(KW_SCAN_SIZE_MISMATCH, msg, "message.size");
         c->offsets[k] = offset;
         c->timestamps[k] = set->wrapper_timestamp >= 0 ? set->wrapper_timestamp : ts;
+        c->header_pos[k] = 0;
         last_inner = offset;
         c->n = k + 1;
     }

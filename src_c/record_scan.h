@@ -2,8 +2,8 @@
  *
  * The Cython layer walks batch headers, checks CRCs and decompresses; these
  * functions do the per-record work, which is where the time goes.  They never
- * read outside [data, data + len) and never allocate more than the caller's
- * exact record count, except for header arrays, which grow with what is read.
+ * read outside [data, data + len) and never allocate: the caller's arrays
+ * hold its exact record count.
  */
 #ifndef KW_RECORD_SCAN_H
 #define KW_RECORD_SCAN_H
@@ -27,10 +27,9 @@ typedef struct {
      * bytes a header; this costs 4 bytes a record): header_pos[i] is where
      * record i's header count sits, relative to its batch's record data, or 0
      * for a record without headers (0 is never a header count's place: batch
-     * data starts with a record length).  Allocated zeroed, n_total entries,
-     * when the first header is seen; kw_read_headers() parses them on demand. */
+     * data starts with a record length).  Written for every record, like the
+     * arrays above; kw_read_headers() parses them on demand. */
     uint32_t *header_pos;
-    size_t n_total;
     size_t nh; /* headers seen */
 } kw_columns;
 
@@ -41,7 +40,6 @@ enum {
     KW_SCAN_BAD_LENGTH = 3,   /* a negative or impossible length */
     KW_SCAN_SIZE_MISMATCH = 4,/* record length disagrees with its fields */
     KW_SCAN_COUNT_MISMATCH = 5,/* batch holds more or fewer records than declared */
-    KW_SCAN_NO_MEMORY = 6,
     KW_SCAN_OVERFLOW = 7,     /* more records than the caller's arrays hold */
     KW_SCAN_BAD_CRC = 8,
     KW_SCAN_BAD_MAGIC = 9,
@@ -92,8 +90,6 @@ uint32_t kw_crc32_ieee(uint32_t crc, const void *data, size_t len);
  * the caller supplies the validity bitmap. */
 void kw_fill_binary_views(uint8_t *views, size_t n, const uint32_t *pos, const int32_t *len,
                           const uint8_t *base, int32_t buf_index, int64_t data_start);
-
-void kw_columns_free_headers(kw_columns *cols);
 
 /* Parse the headers of a record whose header count sits at data + pos (data:
  * its batch's record data, len bytes).  Writes at most max headers into the
