@@ -75,9 +75,9 @@ def hwm():  # VmHWM, not ru_maxrss: the latter carries the forking parent's peak
     with open("/proc/self/status") as f:
         return next(int(ln.split()[1]) * 1024 for ln in f if ln.startswith("VmHWM:"))
 
-data = bytearray(os.path.getsize(sys.argv[1]))  # exact size: read() may overallocate first
+# bytes of the exact size (a bytearray would be copied: mutable inputs are snapshotted)
 with open(sys.argv[1], "rb", buffering=0) as f:
-    f.readinto(data)
+    data = os.read(f.fileno(), os.path.getsize(sys.argv[1]))
 before = hwm()
 view = kafkawire.decode_records(data, verify_crc=True)
 _ = view.offsets, view.timestamps, view.keys.lengths, view.values.lengths
