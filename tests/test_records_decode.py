@@ -206,7 +206,8 @@ def test_batch_iteration_is_lazy_and_outlives_the_reader():
     (batch,) = read_batches(encode_sample(recs))
     assert as_tuples(batch) == as_tuples(batch) == recs  # twice, made anew
     records = batch.records()
-    assert all(a is b for a, b in zip(batch, records, strict=True))  # after records(): the cached list
+    # after records(): iteration walks the cached list
+    assert all(a is b for a, b in zip(batch, records, strict=True))
 
 
 def test_log_append_time_gives_every_record_max_timestamp():
