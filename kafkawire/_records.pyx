@@ -667,6 +667,81 @@ cdef int scan_batch(_Walker w, const BatchInfo *b, kw_columns *cols) except -1:
 
 # ---- read_batches: one object per batch and per record ---------------------
 
+# A consumer loop drops each record's key and value one or two iterations after
+# it got them; allocating their twins for the next record and freeing the old
+# ones is a third of the time read_batches spends per record.  A dropped
+# record's bytes objects go into a small ring instead; one that only the ring
+# still refers to (refcount 1: no one else can see it) is rewritten in place
+# for a record of the same length, as CPython's own _PyBytes_Resize does with
+# a bytes object it alone owns.  Not on free-threaded builds, where the
+# refcount does not say who else holds the object.
+cdef extern from *:
+    """
+    #define KW_RING 8u /* a power of two */
+    static PyObject *kw_bytes_ring[KW_RING];
+    static unsigned kw_bytes_next;
+
+    static inline void kw_recycle_bytes(PyObject *o)
+    {
+    #ifndef Py_GIL_DISABLED
+        if (!o || !PyBytes_CheckExact(o) || Py_SIZE(o) < 2)
+            return; /* None, or the shared empty and one-byte singletons */
+        PyObject *old = kw_bytes_ring[kw_bytes_next];
+        Py_INCREF(o);
+        kw_bytes_ring[kw_bytes_next] = o;
+        kw_bytes_next = (kw_bytes_next + 1) % KW_RING;
+        Py_XDECREF(old);
+    #endif
+    }
+
+    /* New bytes holding data[0:n]: a recycled object when one fits. */
+    static inline PyObject *kw_bytes_from(const char *data, Py_ssize_t n)
+    {
+    #ifndef Py_GIL_DISABLED
+        /* from the last record's pair on: that is what a loop has just let go of */
+        unsigned j = kw_bytes_next - 2;
+        for (unsigned c = 0; c < KW_RING; c++, j++) {
+            j %= KW_RING;
+            PyObject *o = kw_bytes_ring[j];
+            if (o && Py_SIZE(o) == n && Py_REFCNT(o) == 1) {
+                kw_bytes_ring[j] = NULL;
+                memcpy(PyBytes_AS_STRING(o), data, (size_t)n);
+    #pragma GCC diagnostic push
+    #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+                ((PyBytesObject *)o)->ob_shash = -1; /* new contents: hash not known */
+    #pragma GCC diagnostic pop
+                return o;
+            }
+        }
+    #endif
+        return PyBytes_FromStringAndSize(data, n);
+    }
+
+    /* Record's deallocator, wrapped: its key and value go to the ring first
+     * (a Cython __dealloc__ would also save and restore the error state). */
+    static destructor kw_record_base_dealloc;
+    static Py_ssize_t kw_record_key_at, kw_record_value_at;
+
+    static void kw_record_dealloc(PyObject *r)
+    {
+        kw_recycle_bytes(*(PyObject **)((char *)r + kw_record_key_at));
+        kw_recycle_bytes(*(PyObject **)((char *)r + kw_record_value_at));
+        kw_record_base_dealloc(r);
+    }
+
+    static void kw_recycle_record_bytes(PyObject *type, Py_ssize_t key_at, Py_ssize_t value_at)
+    {
+        PyTypeObject *t = (PyTypeObject *)type;
+        kw_record_key_at = key_at;
+        kw_record_value_at = value_at;
+        kw_record_base_dealloc = t->tp_dealloc;
+        t->tp_dealloc = kw_record_dealloc;
+    }
+    """
+    object kw_bytes_from(const char *data, Py_ssize_t n)
+    void kw_recycle_record_bytes(object type, Py_ssize_t key_at, Py_ssize_t value_at)
+
+
 # Not tracked by the cycle collector: a record refers only to bytes, str and
 # its headers list, and 200,000 tracked objects per fetch would trigger
 # collections over and over.  (A cycle made by putting a record into its own
@@ -763,12 +838,13 @@ cdef _use_member_slots():
 
 
 _use_member_slots()
+kw_recycle_record_bytes(Record, KW_RECORD_KEY_OFFSET, KW_RECORD_VALUE_OFFSET)
 
 
 cdef inline object slice_bytes(const uint8_t *base, uint32_t pos, int32_t length):
     if length < 0:
         return None
-    return PyBytes_FromStringAndSize(<const char *>base + pos, length)
+    return kw_bytes_from(<const char *>base + pos, length)
 
 
 cdef str header_key(const uint8_t *base, uint32_t pos, int32_t length, const BatchInfo *b):
