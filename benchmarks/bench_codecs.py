@@ -18,6 +18,7 @@ import lz4.frame
 import pytest
 import snappy
 import zstandard
+from isal import isal_zlib
 
 from kafkawire.compression import Codec, decompress
 
@@ -64,6 +65,10 @@ def candidates(data: bytes) -> dict:
     return {
         "gzip zlib.decompress": lambda: zlib.decompress(gz, 31),
         "gzip zlib.decompressobj capped": lambda: zlib.decompressobj(31).decompress(gz, 1 << 28),
+        "gzip isal_zlib.decompress": lambda: isal_zlib.decompress(gz, 31),
+        "gzip isal_zlib.decompressobj capped": lambda: isal_zlib.decompressobj(31).decompress(
+            gz, 1 << 28
+        ),
         "gzip cramjam": lambda: bytes(cramjam.gzip.decompress(gz)),
         "gzip kafkawire": lambda: decompress(Codec.GZIP, gz),
         "snappy cramjam decompress_raw": lambda: bytes(cramjam.snappy.decompress_raw(raw)),

@@ -228,7 +228,7 @@ def test_limit_crc32c_decompress(benchmark, get_workload, workload):
 
 def _lib(codec):
     return {
-        "gzip": "zlib.decompress",
+        "gzip": "isal_zlib.decompress",
         "snappy": "cramjam.snappy.decompress_raw (xerial blocks)",
         "lz4": "lz4.frame.decompress",
         "zstd": "zstandard.ZstdDecompressor.decompress",

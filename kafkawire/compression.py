@@ -3,8 +3,10 @@
 Strategy: every decompressor bounds its output *before* it allocates, then lets one fast
 one-shot library call write the result.
 
-* gzip (stdlib ``zlib``): a streaming inflater with ``max_length`` caps the output as it is
-  produced; concatenated members are decoded one after the other.
+* gzip: ISA-L's inflater (``isal``; measured 1.6-1.8x stdlib zlib's on Kafka payloads)
+  streams with ``max_length``, which caps the output as it is produced; concatenated
+  members are decoded one after the other. Compression stays with stdlib ``zlib``, whose
+  level 6 is what Java's GZIPOutputStream writes.
 * snappy and lz4 decode in C (``kafkawire._codecs``; the ``cramjam`` and ``lz4`` libraries
   only compress): a 16 KiB payload costs a few microseconds to decode, so the per-call
   overhead of Python code and of the libraries' wrappers was most of the time.
@@ -36,6 +38,7 @@ import zlib
 import cramjam
 import lz4.frame
 import zstandard
+from isal import isal_zlib
 
 from kafkawire._codecs import lz4_frame_decompress as _lz4_decompress
 from kafkawire._codecs import snappy_decompress as _snappy_decompress
@@ -101,19 +104,19 @@ def _gzip_decompress(data, max_size: int) -> bytes:
     parts = []
     total = 0
     pos = 0
-    # The first member gets all the input in one call (one member: the usual case). zlib
-    # copies what follows a member's end (unused_data), so later members are fed in pieces
-    # that double from 64 bytes: each copy stays proportional to its member, not to the
-    # rest of the payload (thousands of tiny members would otherwise copy quadratically).
+    # The first member gets all the input in one call (one member: the usual case). The
+    # inflater copies what follows a member's end (unused_data), so later members are fed in
+    # pieces that double from 64 bytes: each copy stays proportional to its member, not to
+    # the rest of the payload (thousands of tiny members would otherwise copy quadratically).
     feed = end
     while True:
-        inflater = zlib.decompressobj(31)
+        inflater = isal_zlib.decompressobj(31)
         while True:
             chunk = view[pos : pos + feed]
             try:
-                # max_length makes zlib stop producing output once one byte past the cap.
+                # max_length stops the output once one byte past the cap.
                 out = inflater.decompress(chunk, max_size + 1 - total)
-            except zlib.error as exc:
+            except isal_zlib.error as exc:
                 raise DecompressionError(f"corrupt gzip payload: {exc}") from None
             total += len(out)
             if total > max_size:
@@ -123,7 +126,10 @@ def _gzip_decompress(data, max_size: int) -> bytes:
             if inflater.eof:
                 pos += len(chunk) - len(inflater.unused_data)
                 break
-            pos += len(chunk)  # all taken: below the cap, zlib leaves no unconsumed_tail
+            taken = len(chunk) - len(inflater.unconsumed_tail)
+            if not taken and not out:  # never expected below the cap; never loop on it
+                raise DecompressionError("corrupt gzip payload: the inflater is stuck")
+            pos += taken
             if pos >= end:
                 raise DecompressionError("truncated gzip payload")
             feed *= 2
