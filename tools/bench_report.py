@@ -222,6 +222,12 @@ def checks(groups: dict[str, list[Row]]) -> list[Check]:
                 2,
                 "speedup",
             )
+            peer = get(rows, PEER)
+            if peer is not None and lim is not None and res[-1].met is not None:
+                # Both readers decompress every payload: no reader can beat the peer by more
+                # than the peer's time over the bare decompression's.
+                ceiling = peer.seconds / lim.seconds
+                res[-1].detail += f"; ceiling if records cost nothing: {ceiling:.2f}x"
         elif op == "build":
             ratio_check(
                 f"{wl}: BatchBuilder ≥ 2x aiokafka Cython builder",
