@@ -19,7 +19,9 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_DECREF, Py_INCREF
 from cpython.sequence cimport PySequence_Fast
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport (
+    INT64_MAX, INT64_MIN, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t,
+)
 from libc.string cimport memcpy, memmove
 
 import uuid as _uuid
@@ -931,7 +933,7 @@ cdef long long as_int(object v, int kind) except? -1:
     elif kind == K_UINT32:
         lo, hi = 0, 0xFFFFFFFF
     else:
-        lo, hi = -0x8000000000000000, 0x7FFFFFFFFFFFFFFF
+        lo, hi = INT64_MIN, INT64_MAX
     if overflow or x < lo or x > hi:
         raise _Fail(EncodeError, f"{v} is out of range [{lo}, {hi}]")
     return x
