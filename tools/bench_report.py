@@ -1,7 +1,10 @@
-"""Turn a pytest-benchmark JSON file into Markdown tables and the issue's target checks.
+"""Turn pytest-benchmark JSON files into Markdown tables and the issue's target checks.
 
     pytest benchmarks --benchmark-only --benchmark-json=out/bench.json
-    python tools/bench_report.py out/bench.json
+    python tools/bench_report.py out/bench.json [out/bench-2.json ...]
+
+Several files are several runs of the same benchmarks: each statistic becomes the median of
+the runs' (this shared machine's speed drifts between runs; one run can be off by 1.5x).
 
 Needs the extra_info written by benchmarks/bench_*.py (op, workload, impl, kind, role, bytes,
 records). Ratios: "vs peer" = peer median time / this median time (same records, > 1 is
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 from dataclasses import dataclass
 
@@ -45,9 +49,31 @@ class Row:
         return self.records / self.seconds
 
 
-def load(path: str, stat: str) -> tuple[dict, list[Row]]:
-    with open(path) as f:
-        doc = json.load(f)
+def merge_runs(docs: list[dict]) -> dict:
+    """Runs of the same benchmarks as one: each time statistic is the median of the runs'."""
+    if len(docs) == 1:
+        return docs[0]
+    runs: dict[str, list[dict]] = {}
+    for d in docs:
+        for b in d["benchmarks"]:
+            runs.setdefault(b["fullname"], []).append(b)
+    merged = []
+    for b in docs[0]["benchmarks"]:
+        these = runs[b["fullname"]]
+        stats = dict(b["stats"])
+        for k in ("min", "median", "mean", "max"):
+            stats[k] = statistics.median(r["stats"][k] for r in these)
+        stats["rounds"] = sum(r["stats"]["rounds"] for r in these)
+        merged.append({**b, "stats": stats, "runs": len(these)})
+    return {**docs[0], "benchmarks": merged, "runs": [d.get("datetime", "?") for d in docs]}
+
+
+def load(paths: list[str], stat: str) -> tuple[dict, list[Row]]:
+    docs = []
+    for path in paths:
+        with open(path) as f:
+            docs.append(json.load(f))
+    doc = merge_runs(docs)
     rows = []
     for b in doc["benchmarks"]:
         x = b.get("extra_info") or {}
@@ -330,7 +356,11 @@ def header(doc: dict) -> list[str]:
     ]
     timers = {b.get("options", {}).get("timer", "?") for b in doc.get("benchmarks", [])}
     parts.append("timer " + ", ".join(sorted(timers)))
-    lines = [f"Run {doc.get('datetime', '?')}: " + "; ".join(parts) + "."]
+    runs = doc.get("runs") or [doc.get("datetime", "?")]
+    when = f"Run {runs[0]}" if len(runs) == 1 else f"{len(runs)} runs ({', '.join(runs)})"
+    lines = [f"{when}: " + "; ".join(parts) + "."]
+    if len(runs) > 1:
+        lines.append("Every time is the median of the runs' statistics; rounds are summed.")
     if "aiokafka_records" in ours:
         lines.append(f"aiokafka records: {ours['aiokafka_records']}.")
     return [*lines, ""]
@@ -338,7 +368,7 @@ def header(doc: dict) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("json", help="pytest-benchmark JSON (--benchmark-json=...)")
+    ap.add_argument("json", nargs="+", help="pytest-benchmark JSON files (--benchmark-json=...)")
     ap.add_argument("--stat", default="median", choices=["median", "min", "mean"])
     args = ap.parse_args(argv)
 
