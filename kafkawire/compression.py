@@ -98,8 +98,6 @@ def _as_bytes(data) -> bytes | bytearray | memoryview:
 
 def _gzip_decompress(data, max_size: int) -> bytes:
     view = _as_bytes(data)
-    if not isinstance(view, memoryview):
-        view = memoryview(view)
     end = len(view)
     parts = []
     total = 0
@@ -109,10 +107,10 @@ def _gzip_decompress(data, max_size: int) -> bytes:
     # pieces that double from 64 bytes: each copy stays proportional to its member, not to
     # the rest of the payload (thousands of tiny members would otherwise copy quadratically).
     feed = end
+    chunk = view
     while True:
         inflater = isal_zlib.decompressobj(31)
         while True:
-            chunk = view[pos : pos + feed]
             try:
                 # max_length stops the output once one byte past the cap.
                 out = inflater.decompress(chunk, max_size + 1 - total)
@@ -133,9 +131,11 @@ def _gzip_decompress(data, max_size: int) -> bytes:
             if pos >= end:
                 raise DecompressionError("truncated gzip payload")
             feed *= 2
+            chunk = memoryview(view)[pos : pos + feed]
         if pos >= end:
             return parts[0] if len(parts) == 1 else b"".join(parts)
         feed = 64
+        chunk = memoryview(view)[pos : pos + feed]
 
 
 def _gzip_compress(data, level: int | None) -> bytes:
