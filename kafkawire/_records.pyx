@@ -18,7 +18,7 @@ from cpython.bytes cimport (
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcmp, memcpy, memset
+from libc.string cimport memcpy, memset
 
 cimport cython
 cimport numpy as cnp
@@ -878,17 +878,42 @@ cdef void header_cache_clear(HeaderCache *cache) noexcept:
         cache.pairs[h] = NULL
 
 
+cdef extern from *:
+    """
+    /* Equality of n bytes, inline for the short keys and values of headers
+     * (a call to memcmp cost more than the comparison). */
+    static inline int kw_same_bytes(const void *a, const void *b, size_t n)
+    {
+        const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
+        if (n >= 8 && n <= 16) { /* two overlapping 8-byte words */
+            uint64_t x0, y0, x1, y1;
+            memcpy(&x0, x, 8); memcpy(&y0, y, 8);
+            memcpy(&x1, x + n - 8, 8); memcpy(&y1, y + n - 8, 8);
+            return x0 == y0 && x1 == y1;
+        }
+        if (n >= 4 && n < 8) {
+            uint32_t x0, y0, x1, y1;
+            memcpy(&x0, x, 4); memcpy(&y0, y, 4);
+            memcpy(&x1, x + n - 4, 4); memcpy(&y1, y + n - 4, 4);
+            return x0 == y0 && x1 == y1;
+        }
+        return memcmp(a, b, n) == 0;
+    }
+    """
+    bint kw_same_bytes(const void *a, const void *b, size_t n) noexcept
+
+
 cdef inline bint same_key(PyObject *key, const uint8_t *p, int32_t length) noexcept:
     return (PyUnicode_IS_COMPACT_ASCII(<object>key)
             and PyUnicode_GET_LENGTH(<object>key) == length
-            and memcmp(PyUnicode_DATA(<object>key), p, <size_t>length) == 0)
+            and kw_same_bytes(PyUnicode_DATA(<object>key), p, <size_t>length))
 
 
 cdef inline bint same_value(PyObject *value, const uint8_t *p, int32_t length) noexcept:
     if length < 0:
         return value == <PyObject *>None
     return (value != <PyObject *>None and PyBytes_GET_SIZE(<object>value) == length
-            and memcmp(PyBytes_AS_STRING(<object>value), p, <size_t>length) == 0)
+            and kw_same_bytes(PyBytes_AS_STRING(<object>value), p, <size_t>length))
 
 
 cdef object header_pair(const uint8_t *base, uint32_t kp, int32_t kl, uint32_t vp, int32_t vl,

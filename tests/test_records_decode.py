@@ -181,6 +181,25 @@ def test_repeated_header_pairs_are_shared_and_never_confused():
     assert [decode_records(buf).headers(i) for i in range(len(headers))] == headers
 
 
+def test_header_sharing_compares_every_byte_of_keys_and_values():
+    # The comparison behind sharing reads words, not bytes, for 4 to 16 bytes:
+    # a difference at any position of any length must be seen.
+    headers = []
+    for length in range(21):
+        base = bytes(range(65, 65 + length))
+        for i in range(length):
+            other = base[:i] + b"~" + base[i + 1 :]
+            headers += [[(base.decode(), base)], [(base.decode(), other)]]
+            headers += [[(base.decode(), base)], [(other.decode(), base)]]
+        headers += [[(base.decode(), base)], [(base.decode(), base)]]
+    recs = [(i, TS + i, None, b"v", h) for i, h in enumerate(headers)]
+    (batch,) = read_batches(encode_sample(recs))
+    records = batch.records()
+    assert [r.headers for r in records] == headers
+    for a, b in zip(records[::2], records[1::2], strict=True):
+        assert (a.headers[0] is b.headers[0]) == (a.headers == b.headers)
+
+
 def test_record_fields_are_read_only_member_slots():
     (batch,) = read_batches(encode_sample(sample_records(2)))
     r = batch.records()[1]
