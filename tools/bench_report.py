@@ -167,11 +167,13 @@ def checks(groups: dict[str, list[Row]]) -> list[Check]:
             missing = " and ".join(
                 n for n, r in (("kafkawire", num), ("reference", den)) if r is None
             )
-            res.append(Check(text, None, f"{missing} missing"))
-            return
-        # speedup: same work, so a time ratio; throughput: each on its own bytes.
-        value = den.seconds / num.seconds if how == "speedup" else num.mbps / den.mbps
-        res.append(Check(text, value >= target, f"{value:.2f}x (target ≥ {target}x)"))
+            check = Check(text, None, f"{missing} missing")
+        else:
+            # speedup: same work, so a time ratio; throughput: each on its own bytes.
+            value = den.seconds / num.seconds if how == "speedup" else num.mbps / den.mbps
+            check = Check(text, value >= target, f"{value:.2f}x (target ≥ {target}x)")
+        res.append(check)
+        return check
 
     for rows in groups.values():
         op, codec, wl = rows[0].op, rows[0].codec, rows[0].workload
@@ -241,19 +243,19 @@ def checks(groups: dict[str, list[Row]]) -> list[Check]:
                         f"{value:.2f}x the time (target ≤ 1.25x)",
                     )
                 )
-            ratio_check(
+            peer = get(rows, PEER)
+            check = ratio_check(
                 f"{wl}: read_batches objects (CRC) ≥ 2x aiokafka Cython reader (no CRC)",
                 get(rows, "kafkawire.read_batches"),
-                get(rows, PEER),
+                peer,
                 2,
                 "speedup",
             )
-            peer = get(rows, PEER)
-            if peer is not None and lim is not None and res[-1].met is not None:
+            if lim is not None and check.met is not None:
                 # Both readers decompress every payload: no reader can beat the peer by more
                 # than the peer's time over the bare decompression's.
                 ceiling = peer.seconds / lim.seconds
-                res[-1].detail += f"; ceiling if records cost nothing: {ceiling:.2f}x"
+                check.detail += f"; ceiling if records cost nothing: {ceiling:.2f}x"
         elif op == "build":
             ratio_check(
                 f"{wl}: BatchBuilder ≥ 2x aiokafka Cython builder",
