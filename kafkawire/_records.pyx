@@ -331,6 +331,10 @@ cdef class _Walker:
     cdef _AbortedTransactions aborted
     cdef int64_t end_offset       # last offset + 1 of the last entry walked, kept or not
     cdef public list segments     # decompressed payloads (bytes), segment k -> segments[k-1]
+    # read_batches does not keep them: each batch holds its own payload, so
+    # a payload is freed once its batch is, and the next one reuses its memory
+    cdef bint keep_segments
+    cdef object payload           # the latest payload when segments are not kept
     # decode_records checks an uncompressed batch's CRC just before scanning
     # it, while its bytes are in cache, instead of in a separate pass
     cdef bint defer_crc
@@ -366,6 +370,7 @@ cdef class _Walker:
         self.total_decompressed = 0
         self.aborted = None if aborted is None else _AbortedTransactions(aborted)
         self.segments = []
+        self.keep_segments = True
         self.end_offset = -1
 
     def __dealloc__(self):
@@ -375,6 +380,8 @@ cdef class _Walker:
     cdef const uint8_t *segment_ptr(self, int32_t segment):
         if segment == 0:
             return self.buf
+        if not self.keep_segments:
+            return <const uint8_t *>PyBytes_AS_STRING(self.payload)
         return <const uint8_t *>PyBytes_AS_STRING(self.segments[segment - 1])
 
     cdef int next(self, BatchInfo *b) except -1:
@@ -488,8 +495,11 @@ cdef class _Walker:
             raise type(exc)(exc.reason, offset=start, batch_offset=b.base_offset,
                             field="records") from None
         self.total_decompressed += len(out)
-        self.segments.append(out)
         b.data_len = len(out)
+        if not self.keep_segments:
+            self.payload = out
+            return 1
+        self.segments.append(out)
         return <int32_t>len(self.segments)
 
     cdef int read_legacy(self, BatchInfo *b, const uint8_t *p) except -1:
@@ -541,7 +551,7 @@ cdef class _Walker:
                                batch_offset=b.base_offset, field="message.value")
         b.segment = self.decompress(b, codec, q, value_len)
         b.data_start = 0
-        seg = self.segments[b.segment - 1]
+        seg = self.segments[b.segment - 1] if self.keep_segments else self.payload
         count = kw_count_legacy(<const uint8_t *>PyBytes_AS_STRING(seg), <size_t>len(seg))
         if count < 0:
             raise CorruptError("malformed inner message set in a compressed wrapper",
@@ -564,7 +574,7 @@ cdef class _Walker:
         """The control record type (0 abort, 1 commit) of a control batch, else None."""
         if not (b.attributes & ATTR_CONTROL) or b.record_count < 1 or b.magic != 2:
             return None
-        first = decode_batch_records(self, b)[0]
+        first = decode_batch_records(self, self.segment_ptr(b.segment) + b.data_start, b)[0]
         return parse_control_record(first.key, first.value).type
 
 
@@ -627,9 +637,10 @@ cdef int64_t last_inner_offset(const uint8_t *data, size_t length) noexcept:
     return last
 
 
-cdef int scan_batch(_Walker w, const BatchInfo *b, kw_columns *cols) except -1:
-    """Append batch b's records to cols (whose headers it may allocate)."""
-    cdef const uint8_t *data = w.segment_ptr(b.segment) + b.data_start
+cdef int scan_batch(_Walker w, const uint8_t *data, const BatchInfo *b,
+                    kw_columns *cols) except -1:
+    """Append batch b's records, whose bytes start at data, to cols (whose
+    headers it may allocate)."""
     cdef size_t err_pos = 0
     cdef const char *err_field = b""
     cdef int rc
@@ -1025,7 +1036,8 @@ def parse_control_record(key, value):
     return ControlRecord(version, ctype, epoch)
 
 
-cdef char *scan_for_records(_Walker walker, const BatchInfo *info, kw_columns *cols) except NULL:
+cdef char *scan_for_records(_Walker walker, const uint8_t *base, const BatchInfo *info,
+                            kw_columns *cols) except NULL:
     """Scan one batch into cols, whose arrays share the returned block (free()
     it when done)."""
     cdef size_t n = <size_t>info.record_count
@@ -1043,7 +1055,7 @@ cdef char *scan_for_records(_Walker walker, const BatchInfo *info, kw_columns *c
     cols.header_pos = <uint32_t *>(cols.value_len + n)
     cols.cap = n
     try:
-        scan_batch(walker, info, cols)
+        scan_batch(walker, base, info, cols)
     except BaseException:
         free(mem)
         raise
@@ -1062,15 +1074,14 @@ cdef inline Record make_record(const uint8_t *base, const kw_columns *cols, size
     return r
 
 
-cdef list decode_batch_records(_Walker walker, const BatchInfo *info):
-    """Decode one batch's records into Record objects."""
+cdef list decode_batch_records(_Walker walker, const uint8_t *base, const BatchInfo *info):
+    """Decode one batch's records, whose bytes start at base, into Record objects."""
     cdef kw_columns cols
     cdef size_t i
     cdef Record r
     cdef list out
     cdef HeaderCache cache
-    cdef const uint8_t *base = walker.segment_ptr(info.segment) + info.data_start
-    cdef char *mem = scan_for_records(walker, info, &cols)
+    cdef char *mem = scan_for_records(walker, base, info, &cols)
     memset(&cache, 0, sizeof(cache))
     try:
         out = PyList_New(<Py_ssize_t>cols.n)
@@ -1091,6 +1102,7 @@ cdef class _RecordIterator:
     the allocator) just before the next one is made, so the same memory is
     used over and over and stays in cache."""
     cdef _Walker walker      # keeps the input and decompressed payloads alive
+    cdef object payload      # the batch's decompressed payload (read_batches)
     cdef BatchInfo info
     cdef kw_columns cols
     cdef char *mem
@@ -1117,7 +1129,13 @@ cdef class RecordBatch:
     a compressed wrapper standing for its inner messages)."""
     cdef BatchInfo info
     cdef _Walker walker
+    cdef object payload      # its decompressed payload, if any (the walker keeps none)
     cdef list _records
+
+    cdef const uint8_t *data(self):
+        if self.payload is not None:
+            return <const uint8_t *>PyBytes_AS_STRING(self.payload) + self.info.data_start
+        return self.walker.segment_ptr(self.info.segment) + self.info.data_start
 
     @property
     def base_offset(self): return self.info.base_offset
@@ -1182,9 +1200,10 @@ cdef class RecordBatch:
             return iter(self._records)
         cdef _RecordIterator it = _RecordIterator.__new__(_RecordIterator)
         it.walker = self.walker
+        it.payload = self.payload
         it.info = self.info
-        it.base = self.walker.segment_ptr(self.info.segment) + self.info.data_start
-        it.mem = scan_for_records(self.walker, &self.info, &it.cols)
+        it.base = self.data()
+        it.mem = scan_for_records(self.walker, it.base, &self.info, &it.cols)
         return it
 
     @property
@@ -1198,7 +1217,7 @@ cdef class RecordBatch:
     def records(self):
         """The batch's records as a list of Record objects."""
         if self._records is None:
-            self._records = decode_batch_records(self.walker, &self.info)
+            self._records = decode_batch_records(self.walker, self.data(), &self.info)
         return self._records
 
     def __repr__(self):
@@ -1218,6 +1237,7 @@ cdef class BatchReader:
     def __cinit__(self, buf, bint verify_crc, int64_t max_decompressed, int64_t max_total,
                   aborted, copy):
         self.walker = _Walker(buf, verify_crc, max_decompressed, max_total, aborted, copy)
+        self.walker.keep_segments = False
 
     def __iter__(self):
         return self
@@ -1228,6 +1248,9 @@ cdef class BatchReader:
             self.done = True
             raise StopIteration
         batch.walker = self.walker
+        if batch.info.segment != 0:
+            batch.payload = self.walker.payload
+        self.walker.payload = None
         return batch
 
     @property
@@ -1793,7 +1816,8 @@ def decode_records(buf, *, bint verify_crc=True,
                     crc_done = check_crc_group(w.buf, batches, k, nb)
             if batches[k].crc_mismatch:
                 check_v2_crc(&batches[k], w.buf + batches[k].byte_offset)  # raises
-        scan_batch(w, &batches[k], &cols)
+        scan_batch(w, w.segment_ptr(batches[k].segment) + batches[k].data_start, &batches[k],
+                   &cols)
     if cols.nh:
         view.header_pos = header_pos
         view.num_headers = <Py_ssize_t>cols.nh

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import struct
+import tracemalloc
 
 import crc32c as crc32c_pkg
 import numpy as np
@@ -227,6 +228,39 @@ def test_batch_iteration_is_lazy_and_outlives_the_reader():
     records = batch.records()
     # after records(): iteration walks the cached list
     assert all(a is b for a, b in zip(batch, records, strict=True))
+
+
+def _snappy(data):
+    from kafkawire.compression import Codec, compress
+
+    return compress(Codec.SNAPPY, data)
+
+
+def test_compressed_batches_hold_their_own_payloads():
+    # read_batches keeps no decompressed payload itself: each batch holds its
+    # own, so batches kept past the reader still decode, and payloads of
+    # batches already dropped are freed while the loop goes on.
+    value = b"x" * 1000
+    batch_recs = [kb.record(i, i, b"k%d" % i, value, []) for i in range(1024)]  # ~1 MiB
+    payload_size = len(b"".join(batch_recs))
+    buf = b"".join(
+        kb.v2_batch(batch_recs, base_offset=1024 * k, attributes=2, compress=_snappy)
+        for k in range(20)
+    )
+    kept = list(read_batches(buf))
+    assert [r.offset for r in kept[7]][:2] == [7 * 1024, 7 * 1024 + 1]
+    assert all(r.value == value for b in kept for r in b)
+    del kept
+    tracemalloc.start()
+    try:
+        n = 0
+        for batch in read_batches(buf):
+            n += sum(1 for _ in batch)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert n == 20 * 1024
+    assert peak < 3 * payload_size  # not the 20 payloads together
 
 
 def test_recycled_bytes_never_change_under_a_holder_and_hash_afresh():
