@@ -23,7 +23,7 @@ from libc.string cimport memcpy, memset
 cimport cython
 cimport numpy as cnp
 from cpython.dict cimport PyDict_SetItem
-from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
 from cpython.tuple cimport PyTuple_GET_ITEM
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH
 from cpython.object cimport PyObject
@@ -684,8 +684,10 @@ cdef int scan_batch(_Walker w, const uint8_t *data, const BatchInfo *b,
 # record's bytes objects go into a small ring instead; one that only the ring
 # still refers to (refcount 1: no one else can see it) is rewritten in place
 # for a record of the same length, as CPython's own _PyBytes_Resize does with
-# a bytes object it alone owns.  Not on free-threaded builds, where the
-# refcount does not say who else holds the object.
+# a bytes object it alone owns.  A dropped record's headers list goes to a
+# ring of its own, to be refilled for a record with as many headers.  Not on
+# free-threaded builds, where the refcount does not say who else holds the
+# object.
 cdef extern from *:
     """
     #define KW_RING 8u /* a power of two */
@@ -728,29 +730,72 @@ cdef extern from *:
         return PyBytes_FromStringAndSize(data, n);
     }
 
-    /* Record's deallocator, wrapped: its key and value go to the ring first
-     * (a Cython __dealloc__ would also save and restore the error state). */
+    #define KW_LIST_RING 4u /* a power of two */
+    #define KW_LIST_MAX 8   /* longer lists are not worth keeping */
+    static PyObject *kw_list_ring[KW_LIST_RING];
+    static unsigned kw_list_next;
+
+    static inline void kw_recycle_list(PyObject *o)
+    {
+    #ifndef Py_GIL_DISABLED
+        if (!o || !PyList_CheckExact(o) || PyList_GET_SIZE(o) == 0
+                || PyList_GET_SIZE(o) > KW_LIST_MAX)
+            return;
+        PyObject *old = kw_list_ring[kw_list_next];
+        Py_INCREF(o);
+        kw_list_ring[kw_list_next] = o;
+        kw_list_next = (kw_list_next + 1) % KW_LIST_RING;
+        Py_XDECREF(old);
+    #endif
+    }
+
+    /* A list of n items for the caller to replace (Py_XDECREF the old one,
+     * which is NULL in a new list): a recycled list when one fits. */
+    static inline PyObject *kw_list_of(Py_ssize_t n)
+    {
+    #ifndef Py_GIL_DISABLED
+        unsigned j = kw_list_next - 1;
+        for (unsigned c = 0; c < KW_LIST_RING; c++, j++) {
+            j %= KW_LIST_RING;
+            PyObject *o = kw_list_ring[j];
+            if (o && PyList_GET_SIZE(o) == n && Py_REFCNT(o) == 1) {
+                kw_list_ring[j] = NULL;
+                return o;
+            }
+        }
+    #endif
+        return PyList_New(n);
+    }
+
+    /* Record's deallocator, wrapped: its key, value and headers go to the
+     * rings first (a Cython __dealloc__ would also save and restore the
+     * error state). */
     static destructor kw_record_base_dealloc;
-    static Py_ssize_t kw_record_key_at, kw_record_value_at;
+    static Py_ssize_t kw_record_key_at, kw_record_value_at, kw_record_headers_at;
 
     static void kw_record_dealloc(PyObject *r)
     {
         kw_recycle_bytes(*(PyObject **)((char *)r + kw_record_key_at));
         kw_recycle_bytes(*(PyObject **)((char *)r + kw_record_value_at));
+        kw_recycle_list(*(PyObject **)((char *)r + kw_record_headers_at));
         kw_record_base_dealloc(r);
     }
 
-    static void kw_recycle_record_bytes(PyObject *type, Py_ssize_t key_at, Py_ssize_t value_at)
+    static void kw_recycle_record_fields(PyObject *type, Py_ssize_t key_at, Py_ssize_t value_at,
+                                         Py_ssize_t headers_at)
     {
         PyTypeObject *t = (PyTypeObject *)type;
         kw_record_key_at = key_at;
         kw_record_value_at = value_at;
+        kw_record_headers_at = headers_at;
         kw_record_base_dealloc = t->tp_dealloc;
         t->tp_dealloc = kw_record_dealloc;
     }
     """
     object kw_bytes_from(const char *data, Py_ssize_t n)
-    void kw_recycle_record_bytes(object type, Py_ssize_t key_at, Py_ssize_t value_at)
+    list kw_list_of(Py_ssize_t n)
+    void kw_recycle_record_fields(object type, Py_ssize_t key_at, Py_ssize_t value_at,
+                                  Py_ssize_t headers_at)
 
 
 # Not tracked by the cycle collector: a record refers only to bytes, str and
@@ -798,6 +843,7 @@ cdef extern from *:
     #define KW_RECORD_TIMESTAMP_OFFSET KW_RECORD_FIELD_OFFSET(timestamp)
     #define KW_RECORD_KEY_OFFSET KW_RECORD_FIELD_OFFSET(key)
     #define KW_RECORD_VALUE_OFFSET KW_RECORD_FIELD_OFFSET(value)
+    #define KW_RECORD_HEADERS_OFFSET KW_RECORD_FIELD_OFFSET(_headers)
     #define KW_TYPE_DICT(t) (((PyTypeObject *)(t))->tp_dict)
     #define KW_NEW_MEMBER(t, m) PyDescr_NewMember((PyTypeObject *)(t), (m))
     #define KW_TYPE_MODIFIED(t) PyType_Modified((PyTypeObject *)(t))
@@ -806,6 +852,7 @@ cdef extern from *:
     const Py_ssize_t KW_RECORD_TIMESTAMP_OFFSET
     const Py_ssize_t KW_RECORD_KEY_OFFSET
     const Py_ssize_t KW_RECORD_VALUE_OFFSET
+    const Py_ssize_t KW_RECORD_HEADERS_OFFSET
     ctypedef struct PyMemberDef:
         const char *name
         int type
@@ -849,7 +896,8 @@ cdef _use_member_slots():
 
 
 _use_member_slots()
-kw_recycle_record_bytes(Record, KW_RECORD_KEY_OFFSET, KW_RECORD_VALUE_OFFSET)
+kw_recycle_record_fields(Record, KW_RECORD_KEY_OFFSET, KW_RECORD_VALUE_OFFSET,
+                         KW_RECORD_HEADERS_OFFSET)
 
 
 cdef inline object slice_bytes(const uint8_t *base, uint32_t pos, int32_t length):
@@ -966,6 +1014,7 @@ cdef list headers_at(const uint8_t *base, const BatchInfo *b, uint32_t pos,
     cdef char *mem = NULL
     cdef int32_t h
     cdef list out
+    cdef PyObject *old
     cdef int32_t n = kw_read_headers(base, <size_t>b.data_len, pos, kp, kl, vp, vl,
                                      SMALL_HEADERS)
     if n <= 0:
@@ -987,11 +1036,13 @@ cdef list headers_at(const uint8_t *base, const BatchInfo *b, uint32_t pos,
             if kw_read_headers(base, <size_t>b.data_len, pos, kp, kl, vp, vl, n) != n:
                 raise CorruptError("invalid header section", offset=b.byte_offset,
                                    batch_offset=b.base_offset, field="record.headers")
-        out = PyList_New(n)
+        out = kw_list_of(n)
         for h in range(n):
             pair = header_pair(base, kp[h], kl[h], vp[h], vl[h], b, cache, h)
+            old = PyList_GET_ITEM(out, h)
             Py_INCREF(pair)
             PyList_SET_ITEM(out, h, pair)
+            Py_XDECREF(old)
     finally:
         free(mem)
     return out

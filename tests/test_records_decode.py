@@ -281,6 +281,33 @@ def test_recycled_bytes_never_change_under_a_holder_and_hash_afresh():
     assert all(hash(v) == hash(bytes(bytearray(v))) for _, v in held)
 
 
+def test_recycled_headers_lists_never_change_under_a_holder():
+    # A dropped record's headers list is refilled for a later record with as
+    # many headers (see _records.pyx): a list someone still holds, or changed
+    # before dropping it, must not show up again or change.
+    def headers_of(i):
+        return [("trace", b"t%05d" % i)] + [("n", b"%d" % j) for j in range(i % 3)]
+
+    recs = [(i, TS + i, None, b"v", headers_of(i)) for i in range(600)]
+    buf = encode_sample(recs)
+    held = {}
+    for batch in read_batches(buf):
+        for r in batch:
+            h = r.headers
+            assert h == headers_of(r.offset)
+            if r.offset % 5 == 0:
+                held[r.offset] = h
+            elif r.offset % 5 == 1:
+                h.append(("mine", None))  # dropped after a change by the user
+            elif r.offset % 5 == 2:
+                h[0] = "replaced"
+            del h
+    assert held == {i: headers_of(i) for i in range(0, 600, 5)}
+    objs = gc.get_objects()  # may hand out lists the recycling ring holds
+    assert all(r.headers == headers_of(r.offset) for b in read_batches(buf) for r in b)
+    del objs
+
+
 def test_log_append_time_gives_every_record_max_timestamp():
     recs = sample_records(4, with_headers=False)
     buf = encode_sample(recs, attributes=0x08, max_timestamp=TS + 99_999)
