@@ -8,7 +8,9 @@ records in extra_info so that tools/bench_report.py can derive MB/s and records/
   when the workload has them) of every record are touched. kafkawire verifies CRCs, the peers
   do not (their iterators never check it).
 - limits: crc32c over the same bytes, memcpy of the same bytes, the codec libraries called on
-  the batch payloads (compressed workloads).
+  the batch payloads (compressed workloads), and the consumer loop itself: the same touching
+  loop over Record objects made beforehand (what read_batches would cost if making records
+  were free).
 """
 
 from __future__ import annotations
@@ -191,6 +193,16 @@ def test_limit_memcpy(benchmark, get_workload, workload):
     _setup(benchmark, wl, "memcpy", "copy (preallocated)", "limit")
     dst, src = copy_buffers(wl.data)
     benchmark(np.copyto, dst, src)
+
+
+@pytest.mark.parametrize("workload", READ_WORKLOADS)
+def test_limit_python_loop(benchmark, get_workload, workload):
+    read_batches = kafkawire_attr("read_batches")
+    wl = get_workload(workload)
+    hdr = wl.spec.headers
+    made = [batch.records() for batch in read_batches(wl.data)]
+    _setup(benchmark, wl, "python loop", "the loop over records made beforehand", "limit")
+    benchmark(_touch, made, hdr)
 
 
 def _decompress_all(decompress, payloads):

@@ -45,6 +45,7 @@ _RUN_ORDER = [
     "test_limit_decompress",
     "test_kafkawire_read_batches",
     "test_aiokafka",
+    "test_limit_python_loop",
     "test_kafkawire_batch_builder",
     "test_kafkawire_build_batches",
     "test_limit_memcpy",
