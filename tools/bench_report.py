@@ -121,6 +121,11 @@ def time_ratio(num: Row, den: Row) -> tuple[float, list[float]]:
     return statistics.median(each), each
 
 
+def _speedup(peer_runs: list[float], our_runs: list[float]) -> float:
+    """The median of the runs' speed-ups (peer time over ours)."""
+    return statistics.median(p / o for p, o in zip(peer_runs, our_runs, strict=True))
+
+
 def _per_run(each: list[float]) -> str:
     return "" if len(each) < 2 else " (runs: " + " / ".join(f"{v:.2f}" for v in each) + ")"
 
@@ -332,12 +337,14 @@ MESSAGE_TARGETS = {
 def message_report(doc: dict, stat: str) -> list[str]:
     """Tables and target checks for the message-codec suite (bench_messages.py)."""
     groups: dict[str, dict[str, float]] = {}
+    runs: dict[str, dict[str, list[float]]] = {}
     sizes: dict[str, int] = {}
     for b in doc["benchmarks"]:
         x = b.get("extra_info") or {}
         if x.get("suite") != "messages":
             continue
         groups.setdefault(b["group"], {})[x["impl"]] = b["stats"][stat]
+        runs.setdefault(b["group"], {})[x["impl"]] = [r[stat] for r in b["run_stats"]]
         sizes[b["group"]] = x["bytes"]
     if not groups:
         return []
@@ -353,16 +360,24 @@ def message_report(doc: dict, stat: str) -> list[str]:
             f"| implementation | {stat} ms | kafkawire's speed-up over it |",
             "|---|--:|--:|",
         ]
+        ours_runs = runs[group].get("kafkawire")
         for impl, secs in sorted(times.items(), key=lambda kv: kv[1]):
-            ratio = "—" if impl == "kafkawire" or not ours else f"{secs / ours:.2f}x"
+            ratio = (
+                "—"
+                if impl == "kafkawire" or not ours
+                else f"{_speedup(runs[group][impl], ours_runs):.2f}x"
+            )
             out.append(f"| {impl} | {secs * 1e3:.3f} | {ratio} |")
         out.append("")
         op = group.split()[0]
         for peer, target in MESSAGE_TARGETS.get(op, ()):
             if ours and peer in times:
-                got = times[peer] / ours
+                each = [p / o for p, o in zip(runs[group][peer], ours_runs, strict=True)]
+                got = statistics.median(each)
                 mark = "met" if got >= target else "**not met**"
-                checks_out.append(f"- {group}: ≥ {target:g}x {peer}: {mark} — {got:.2f}x")
+                checks_out.append(
+                    f"- {group}: ≥ {target:g}x {peer}: {mark} — {got:.2f}x{_per_run(each)}"
+                )
     return [*out, "### Message targets", "", *checks_out, ""]
 
 
@@ -370,10 +385,12 @@ def rate_report(doc: dict, suite: str, stat: str, title: str) -> list[str]:
     """Per group: each implementation's time, records per second and how many times faster
     kafkawire is (wall-time suites: the client against a broker, the Spark sources)."""
     groups: dict[str, dict[str, tuple[float, int]]] = {}
+    runs: dict[str, dict[str, list[float]]] = {}
     for b in doc["benchmarks"]:
         x = b.get("extra_info") or {}
         if x.get("suite") == suite:
             groups.setdefault(b["group"], {})[x["impl"]] = (b["stats"][stat], x.get("records", 0))
+            runs.setdefault(b["group"], {})[x["impl"]] = [r[stat] for r in b["run_stats"]]
     if not groups:
         return []
     out = [f"## {title}", ""]
@@ -388,7 +405,11 @@ def rate_report(doc: dict, suite: str, stat: str, title: str) -> list[str]:
             "|---|--:|--:|--:|",
         ]
         for impl, (secs, records) in sorted(times.items(), key=lambda kv: kv[1][0]):
-            ratio = "—" if impl == ours_name or not ours else f"{secs / ours:.2f}x"
+            ratio = (
+                "—"
+                if impl == ours_name or not ours
+                else f"{_speedup(runs[group][impl], runs[group][ours_name]):.2f}x"
+            )
             rate = f"{records / secs:,.0f}" if records else "—"
             out.append(f"| {impl} | {secs * 1e3:.1f} | {rate} | {ratio} |")
         out.append("")
