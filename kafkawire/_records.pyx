@@ -690,7 +690,38 @@ cdef int scan_batch(_Walker w, const uint8_t *data, const BatchInfo *b,
 # object.
 cdef extern from *:
     """
-    #define KW_RING 8u /* a power of two */
+    #include "varint.h" /* KW_INLINE */
+
+    /* A ring of `size` (a power of two) objects a loop has dropped, each kept
+     * (one reference) until `size` pushes later. */
+    KW_INLINE void kw_ring_push(PyObject **slots, unsigned *next, unsigned size,
+                                PyObject *o)
+    {
+        PyObject *old = slots[*next];
+        Py_INCREF(o);
+        slots[*next] = o;
+        *next = (*next + 1) & (size - 1);
+        Py_XDECREF(old);
+    }
+
+    /* The first object of Py_SIZE n that only the ring refers to, looking from
+     * `back` pushes ago on, taken out of the ring (the caller owns it); or NULL. */
+    KW_INLINE PyObject *kw_ring_take(PyObject **slots, unsigned next, unsigned size,
+                                     unsigned back, Py_ssize_t n)
+    {
+        unsigned j = next - back;
+        for (unsigned c = 0; c < size; c++, j++) {
+            j &= size - 1;
+            PyObject *o = slots[j];
+            if (o && Py_SIZE(o) == n && Py_REFCNT(o) == 1) {
+                slots[j] = NULL;
+                return o;
+            }
+        }
+        return NULL;
+    }
+
+    #define KW_RING 8u
     static PyObject *kw_bytes_ring[KW_RING];
     static unsigned kw_bytes_next;
 
@@ -699,11 +730,7 @@ cdef extern from *:
     #ifndef Py_GIL_DISABLED
         if (!o || !PyBytes_CheckExact(o) || Py_SIZE(o) < 2)
             return; /* None, or the shared empty and one-byte singletons */
-        PyObject *old = kw_bytes_ring[kw_bytes_next];
-        Py_INCREF(o);
-        kw_bytes_ring[kw_bytes_next] = o;
-        kw_bytes_next = (kw_bytes_next + 1) % KW_RING;
-        Py_XDECREF(old);
+        kw_ring_push(kw_bytes_ring, &kw_bytes_next, KW_RING, o);
     #endif
     }
 
@@ -712,25 +739,20 @@ cdef extern from *:
     {
     #ifndef Py_GIL_DISABLED
         /* from the last record's pair on: that is what a loop has just let go of */
-        unsigned j = kw_bytes_next - 2;
-        for (unsigned c = 0; c < KW_RING; c++, j++) {
-            j %= KW_RING;
-            PyObject *o = kw_bytes_ring[j];
-            if (o && Py_SIZE(o) == n && Py_REFCNT(o) == 1) {
-                kw_bytes_ring[j] = NULL;
-                memcpy(PyBytes_AS_STRING(o), data, (size_t)n);
+        PyObject *o = kw_ring_take(kw_bytes_ring, kw_bytes_next, KW_RING, 2, n);
+        if (o) {
+            memcpy(PyBytes_AS_STRING(o), data, (size_t)n);
     #pragma GCC diagnostic push
     #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-                ((PyBytesObject *)o)->ob_shash = -1; /* new contents: hash not known */
+            ((PyBytesObject *)o)->ob_shash = -1; /* new contents: hash not known */
     #pragma GCC diagnostic pop
-                return o;
-            }
+            return o;
         }
     #endif
         return PyBytes_FromStringAndSize(data, n);
     }
 
-    #define KW_LIST_RING 4u /* a power of two */
+    #define KW_LIST_RING 4u
     #define KW_LIST_MAX 8   /* longer lists are not worth keeping */
     static PyObject *kw_list_ring[KW_LIST_RING];
     static unsigned kw_list_next;
@@ -741,11 +763,7 @@ cdef extern from *:
         if (!o || !PyList_CheckExact(o) || PyList_GET_SIZE(o) == 0
                 || PyList_GET_SIZE(o) > KW_LIST_MAX)
             return;
-        PyObject *old = kw_list_ring[kw_list_next];
-        Py_INCREF(o);
-        kw_list_ring[kw_list_next] = o;
-        kw_list_next = (kw_list_next + 1) % KW_LIST_RING;
-        Py_XDECREF(old);
+        kw_ring_push(kw_list_ring, &kw_list_next, KW_LIST_RING, o);
     #endif
     }
 
@@ -754,15 +772,9 @@ cdef extern from *:
     static inline PyObject *kw_list_of(Py_ssize_t n)
     {
     #ifndef Py_GIL_DISABLED
-        unsigned j = kw_list_next - 1;
-        for (unsigned c = 0; c < KW_LIST_RING; c++, j++) {
-            j %= KW_LIST_RING;
-            PyObject *o = kw_list_ring[j];
-            if (o && PyList_GET_SIZE(o) == n && Py_REFCNT(o) == 1) {
-                kw_list_ring[j] = NULL;
-                return o;
-            }
-        }
+        PyObject *o = kw_ring_take(kw_list_ring, kw_list_next, KW_LIST_RING, 1, n);
+        if (o)
+            return o;
     #endif
         return PyList_New(n);
     }
