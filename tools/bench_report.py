@@ -190,14 +190,8 @@ def _ceiling(peer: Row, decompress: Row | None, loop: Row | None) -> str:
     if decompress is not None:
         parts.append(f"if records cost nothing {time_ratio(peer, decompress)[0]:.2f}x")
     if loop is not None:
-        floor = [
-            (d if decompress else 0.0) + x
-            for d, x in zip(
-                decompress.run_seconds if decompress else loop.run_seconds,
-                loop.run_seconds,
-                strict=True,
-            )
-        ]
+        base = decompress.run_seconds if decompress else [0.0] * len(loop.run_seconds)
+        floor = [d + x for d, x in zip(base, loop.run_seconds, strict=True)]
         each = [p / f for p, f in zip(peer.run_seconds, floor, strict=True)]
         what = "decompression and the loop" if decompress else "the loop"
         parts.append(f"if only {what} cost anything {statistics.median(each):.2f}x")
