@@ -32,6 +32,8 @@ from cpython.ref cimport Py_INCREF, Py_XDECREF
 import numpy as np
 
 from kafkawire import compression as _compression
+from kafkawire._codecs import lz4_frame_decompress as _lz4_decompress
+from kafkawire._codecs import snappy_decompress as _snappy_decompress
 from kafkawire.errors import (
     CorruptError,
     CrcError,
@@ -339,6 +341,7 @@ cdef class _Walker:
     # it, while its bytes are in cache, instead of in a separate pass
     cdef bint defer_crc
     cdef object source            # the object whose buffer we hold
+    cdef object source_bytes      # a memoryview of it as bytes, made on first use
 
     def __cinit__(self, source, bint verify_crc, int64_t max_decompressed, int64_t max_total,
                   aborted, copy):
@@ -478,12 +481,21 @@ cdef class _Walker:
         raise exc
 
     cdef int32_t decompress(self, BatchInfo *b, int codec, int64_t start, int64_t length) except -1:
-        cdef object payload = memoryview(self.source).cast("B")[start:start + length]
+        if self.source_bytes is None:
+            self.source_bytes = memoryview(self.source).cast("B")
+        cdef object payload = self.source_bytes[start:start + length]
         # the payload may use what the total cap leaves, up to the per-batch cap
         cdef int64_t room = self.max_total - self.total_decompressed
         cdef int64_t cap = room if room < self.max_decompressed else self.max_decompressed
         try:
-            out = _compression.decompress(codec, payload, max_size=cap, magic=b.magic)
+            # lz4 and snappy straight to their C decoders: for 16 KiB payloads the
+            # Python-level dispatch of compression.decompress shows
+            if codec == 3:
+                out = _lz4_decompress(payload, cap, b.magic)
+            elif codec == 2:
+                out = _snappy_decompress(payload, cap)
+            else:
+                out = _compression.decompress(codec, payload, max_size=cap, magic=b.magic)
         except LimitExceededError as exc:
             if cap < self.max_decompressed:
                 exc = LimitExceededError(
