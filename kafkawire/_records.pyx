@@ -380,6 +380,13 @@ cdef class _Walker:
         if self.have_view:
             PyBuffer_Release(&self.view)
 
+    cdef object bytes_view(self):
+        """The input as a memoryview of bytes (one for the walker: slicing it
+        per batch is cheaper than making a view each time)."""
+        if self.source_bytes is None:
+            self.source_bytes = memoryview(self.source).cast("B")
+        return self.source_bytes
+
     cdef const uint8_t *segment_ptr(self, int32_t segment):
         if segment == 0:
             return self.buf
@@ -481,9 +488,7 @@ cdef class _Walker:
         raise exc
 
     cdef int32_t decompress(self, BatchInfo *b, int codec, int64_t start, int64_t length) except -1:
-        if self.source_bytes is None:
-            self.source_bytes = memoryview(self.source).cast("B")
-        cdef object payload = self.source_bytes[start:start + length]
+        cdef object payload = self.bytes_view()[start:start + length]
         # the payload may use what the total cap leaves, up to the per-batch cap
         cdef int64_t room = self.max_total - self.total_decompressed
         cdef int64_t cap = room if room < self.max_decompressed else self.max_decompressed
@@ -1264,7 +1269,7 @@ cdef class RecordBatch:
 
     def raw(self):
         """The batch's bytes as they are in the input (a memoryview)."""
-        return memoryview(self.walker.source).cast("B")[
+        return self.walker.bytes_view()[
             self.info.byte_offset:self.info.byte_offset + self.info.size]
 
     def __len__(self):
@@ -1430,7 +1435,7 @@ cdef class RecordView:
 
     cdef object segment_view(self, int32_t segment):
         if self._segment_views is None:
-            self._segment_views = [memoryview(self.walker.source).cast("B")] + [
+            self._segment_views = [self.walker.bytes_view()] + [
                 memoryview(s) for s in self.walker.segments]
         return self._segment_views[segment]
 
@@ -1550,7 +1555,8 @@ cdef class RecordView:
 
     # -- access for kafkawire._arrow --
     def _segment_buffers(self):
-        return [memoryview(self.walker.source).cast("B")] + list(self.walker.segments)
+        # a slice: the caller may release what it gets without releasing ours
+        return [self.walker.bytes_view()[:]] + list(self.walker.segments)
 
     def _columns(self):
         return (self.key_pos, self.key_len, self.value_pos, self.value_len)
