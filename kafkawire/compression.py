@@ -97,6 +97,20 @@ def _as_bytes(data) -> bytes | bytearray | memoryview:
 
 
 def _gzip_decompress(data, max_size: int) -> bytes:
+    # One member holding all the input is what Kafka writers produce: one call, nothing to
+    # join. max_length stops the output one byte past the cap.
+    inflater = isal_zlib.decompressobj(31)
+    try:
+        out = inflater.decompress(data, max_size + 1)
+    except isal_zlib.error as exc:
+        raise DecompressionError(f"corrupt gzip payload: {exc}") from None
+    if inflater.eof and not inflater.unused_data and len(out) <= max_size:
+        return out
+    return _gzip_members(data, max_size)
+
+
+def _gzip_members(data, max_size: int) -> bytes:
+    """Several members, or a payload the one call did not finish: member by member."""
     view = _as_bytes(data)
     end = len(view)
     parts = []
