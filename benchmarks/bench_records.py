@@ -11,13 +11,19 @@ records in extra_info so that tools/bench_report.py can derive MB/s and records/
   the batch payloads (compressed workloads), and the consumer loop itself: the same touching
   loop over Record objects made beforehand and in cache (what read_batches would cost if
   making records were free).
+- paired rounds (test_paired): the two sides of a target timed in alternation, round after
+  round, for the ratio of each round. This machine runs in speed phases of seconds, 1.3-1.5x
+  apart; separate benchmarks of a few seconds each can land in different phases, paired
+  rounds (tens of milliseconds apart) land in the same one.
 """
 
 from __future__ import annotations
 
 import gc
+import itertools
 import subprocess
 import sys
+import time
 import tracemalloc
 
 import crc32c
@@ -250,3 +256,65 @@ def _lib(codec):
         "lz4": "lz4.frame.decompress",
         "zstd": "zstandard.ZstdDecompressor.decompress",
     }[codec]
+
+
+# Targets measured in paired rounds: name -> (how the ratio reads, workloads)
+PAIRS = {
+    "read_batches vs aiokafka": ("speedup", READ_WORKLOADS),
+    "decode_records vs crc32c+decompress": ("time", COMPRESSED),
+}
+
+
+def _pair_sides(pair, wl):
+    """(ours, theirs): the two functions a paired round times."""
+    data, hdr = wl.data, wl.spec.headers
+    if pair == "read_batches vs aiokafka":
+        read_batches = kafkawire_attr("read_batches")
+        memory_records, _, _ = workloads.aiokafka_cython()
+        return (
+            lambda: _touch(read_batches(data, verify_crc=True), hdr),
+            lambda: _touch(_aiokafka_batches(memory_records, data), hdr),
+        )
+    decode = kafkawire_attr("decode_records")
+    decompress, payloads = workloads.decompressor(wl.spec.codec), wl.payloads
+
+    def limit():
+        crc32c.crc32c(data)
+        _decompress_all(decompress, payloads)
+
+    return lambda: decode(data, verify_crc=True), limit
+
+
+@pytest.mark.parametrize(("workload", "pair"), [(w, p) for p, (_, ws) in PAIRS.items() for w in ws])
+def test_paired(benchmark, get_workload, workload, pair):
+    wl = get_workload(workload)
+    ours, theirs = _pair_sides(pair, wl)
+    clock = time.process_time  # the timer make bench gives pytest-benchmark
+    t0 = clock()
+    ours()
+    theirs()
+    # About 4 s of rounds, at least 11 for a steady median.
+    rounds = max(11, min(61, int(4.0 / max(clock() - t0, 1e-6))))
+    times: dict[str, list[float]] = {"ours": [], "theirs": []}
+    order = itertools.count()
+
+    def one_round():
+        # Sides alternate which goes first, so that neither always follows the other.
+        sides = [("ours", ours), ("theirs", theirs)]
+        if next(order) % 2:
+            sides.reverse()
+        for name, run in sides:
+            start = clock()
+            run()
+            times[name].append(clock() - start)
+
+    benchmark.group = f"paired {wl.name}"
+    benchmark.pedantic(one_round, rounds=rounds, iterations=1, warmup_rounds=0)
+    benchmark.extra_info.update(
+        suite="paired",
+        workload=wl.name,
+        pair=pair,
+        how=PAIRS[pair][0],
+        ours_seconds=times["ours"],
+        theirs_seconds=times["theirs"],
+    )

@@ -49,6 +49,7 @@ _RUN_ORDER = [
     "test_kafkawire_batch_builder",
     "test_kafkawire_build_batches",
     "test_limit_memcpy",
+    "test_paired",
 ]
 
 

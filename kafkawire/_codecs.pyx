@@ -255,6 +255,42 @@ def snappy_decompress(data, max_size):
     return out
 
 
+cdef Py_ssize_t lz4_decompress_into(const uint8_t *src, size_t length, int magic,
+                                    uint64_t max_size, uint8_t *dst, size_t room) except -2:
+    """Decode an lz4 payload into dst[0:room]: its size, or -1 if it does not fit (dst
+    may then hold anything). Errors raise as lz4_frame_decompress's do."""
+    cdef size_t out_len = 0, err_pos = 0
+    cdef uint64_t limit = max_size
+    cdef int end = KW_LZ4_END_GUESS
+    cdef int rc
+    if room >= limit:
+        room, end = <size_t>limit, KW_LZ4_END_LIMIT
+    rc = kw_lz4_decode(src, length, magic, limit, dst, room, end, &out_len, &err_pos)
+    if rc == KW_LZ4_NEED_ROOM:
+        return -1
+    if rc == KW_LZ4_DECLARED_LIMIT:
+        _lz4_error(rc, err_pos, length, limit, _u64le(src + err_pos))
+    if rc != KW_LZ4_OK:
+        _lz4_error(rc, err_pos, length, limit, 0)
+    return <Py_ssize_t>out_len
+
+
+cdef Py_ssize_t snappy_decompress_into(const uint8_t *src, size_t length, uint64_t max_size,
+                                       uint8_t *dst, size_t room) except -2:
+    """Decode a snappy payload into dst[0:room]: its size, or -1 if it does not fit."""
+    cdef uint64_t total = 0
+    cdef size_t err_pos = 0
+    cdef int rc = kw_snappy_scan(src, length, max_size, &total, &err_pos)
+    if rc != KW_SNAPPY_OK:
+        _snappy_error(rc, err_pos, max_size)
+    if total > room:
+        return -1
+    rc = kw_snappy_decode(src, length, dst, <size_t>total, &err_pos)
+    if rc != KW_SNAPPY_OK:
+        _snappy_error(rc, err_pos, max_size)
+    return <Py_ssize_t>total
+
+
 def xxh32(data, uint32_t seed=0):
     """XXH32 of a bytes-like object."""
     cdef Py_buffer buf
