@@ -325,9 +325,10 @@ cdef class _AbortedTransactions:
 # lives.  Kept as one bytes object each, they are freed with the view, glibc
 # returns that memory to the system, and the next call faults every page in
 # again (lz4: 26.7 ms a call in a fresh process, 10.3 ms without the faults).
-# Payloads are copied into 1 MiB slabs instead, and a dropped view's slabs
-# that nothing else refers to (refcount 1, the bytes ring's rule) wait in a
-# small pool for the next call.  Not on free-threaded builds.
+# Payloads go into 1 MiB slabs instead (lz4 and snappy decode straight into
+# them, gzip's and zstd's are copied), and a dropped view's slabs that
+# nothing else refers to (refcount 1, the bytes ring's rule) wait in a small
+# pool for the next call.  Not on free-threaded builds.
 cdef extern from *:
     """
     #define KW_SLAB_SIZE ((Py_ssize_t)1 << 20)
