@@ -27,6 +27,8 @@ COVERAGE = os.environ.get("KAFKAWIRE_COVERAGE") == "1"
 KEEP_GOING = os.environ.get("KAFKAWIRE_KEEP_GOING") == "1"
 
 c_sources = sorted(str(p.relative_to(HERE)) for p in (HERE / "src_c").glob("*.c"))
+c_headers = sorted(str(p.relative_to(HERE)) for p in (HERE / "src_c").glob("*.h"))
+include_dirs = ["src_c", numpy.get_include()]
 compile_args = ["-std=c11", "-Wall", "-Wno-unused-function", "-fno-strict-aliasing"]
 link_args: list[str] = []
 macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
@@ -59,8 +61,9 @@ for pyx in sorted((HERE / "kafkawire").rglob("*.pyx")):
     extensions.append(
         Extension(
             module,
-            [str(rel), *c_sources],
-            include_dirs=["src_c", numpy.get_include()],
+            [str(rel)],
+            depends=[*c_sources, *c_headers],  # linked in by BuildExt
+            include_dirs=include_dirs,
             define_macros=macros,
             extra_compile_args=compile_args,
             extra_link_args=link_args,
@@ -79,6 +82,22 @@ def cythonized(ext: Extension) -> list[Extension]:
 
 
 class BuildExt(build_ext):
+    def build_extensions(self):
+        # src_c/ is compiled once and linked into every extension. Compiled as part of each
+        # one, parallel builds (-j) wrote the same object files at the same time, and an
+        # extension could link a half-written one (undefined symbol at import).
+        objects = self.compiler.compile(
+            c_sources,
+            output_dir=self.build_temp,
+            macros=macros,
+            include_dirs=include_dirs,
+            extra_postargs=compile_args,
+            depends=c_headers,
+        )
+        for ext in self.extensions:
+            ext.extra_objects = [*ext.extra_objects, *objects]
+        super().build_extensions()
+
     def build_extension(self, ext):
         try:
             super().build_extension(ext)
