@@ -117,6 +117,16 @@ cdef int _lz4_error(int rc, size_t pos, size_t length, uint64_t max_size,
     raise DecompressionError(f"{text} (at byte {pos} of the payload)")
 
 
+cdef int _lz4_check(int rc, const uint8_t *src, size_t length, uint64_t max_size,
+                    size_t err_pos) except -1:
+    """Raise for what kw_lz4_decode returned, unless it is KW_LZ4_OK."""
+    if rc == KW_LZ4_DECLARED_LIMIT:
+        _lz4_error(rc, err_pos, length, max_size, _u64le(src + err_pos))
+    if rc != KW_LZ4_OK:
+        _lz4_error(rc, err_pos, length, max_size, 0)
+    return 0
+
+
 cdef int _snappy_error(int rc, size_t pos, uint64_t max_size) except -1:
     if rc == KW_SNAPPY_LIMIT:
         raise LimitExceededError(f"snappy payload decompresses to more than {max_size} bytes")
@@ -206,10 +216,7 @@ def lz4_frame_decompress(data, max_size, int magic=2):
             if res == NULL:
                 raise MemoryError()
             rc = _lz4_decode(src, length, magic, limit, res, size, end, &out_len, &err_pos)
-        if rc == KW_LZ4_DECLARED_LIMIT:
-            _lz4_error(rc, err_pos, length, limit, _u64le(src + err_pos))
-        if rc != KW_LZ4_OK:
-            _lz4_error(rc, err_pos, length, limit, 0)
+        _lz4_check(rc, src, length, limit, err_pos)
         _lz4_ratio = <double>out_len / <double>length
         if out_len != size:
             if _PyBytes_Resize(&res, <Py_ssize_t>out_len) < 0:
@@ -269,10 +276,7 @@ cdef Py_ssize_t lz4_decompress_into(const uint8_t *src, size_t length, int magic
     rc = kw_lz4_decode(src, length, magic, limit, dst, room, end, &out_len, &err_pos)
     if rc == KW_LZ4_NEED_ROOM:
         return -1
-    if rc == KW_LZ4_DECLARED_LIMIT:
-        _lz4_error(rc, err_pos, length, limit, _u64le(src + err_pos))
-    if rc != KW_LZ4_OK:
-        _lz4_error(rc, err_pos, length, limit, 0)
+    _lz4_check(rc, src, length, limit, err_pos)
     return <Py_ssize_t>out_len
 
 

@@ -560,11 +560,7 @@ cdef class _Walker:
                 if n < 0 and self.slab_used > 0:
                     n = self.decode_into_slab(b, codec, start, length, cap, True)
                 if n >= 0:
-                    self.total_decompressed += n
-                    b.data_len = n
-                    b.data_start = self.slab_used
-                    self.slab_used += n
-                    return self.slab_segment
+                    return self.took_slab_room(b, n)
             payload = self.bytes_view()[start:start + length]
             # lz4 and snappy straight to their C decoders: for 16 KiB payloads the
             # Python-level dispatch of compression.decompress shows
@@ -587,18 +583,26 @@ cdef class _Walker:
         if type(out) is not bytes:
             out = bytes(out)
         n = len(out)
-        self.total_decompressed += n
-        b.data_len = n
-        b.data_start = 0
-        if not self.keep_segments:
-            self.payload = out
-            return 1
-        if n > KW_SLAB_SIZE // 4:
-            self.segments.append(out)   # big: one object is as good as a slab
+        if not self.keep_segments or n > KW_SLAB_SIZE // 4:
+            # a payload of its own: read_batches' batch holds it, or it is big
+            # enough that one object is as good as a slab
+            self.total_decompressed += n
+            b.data_len = n
+            b.data_start = 0
+            if not self.keep_segments:
+                self.payload = out
+                return 1
+            self.segments.append(out)
             return <int32_t>len(self.segments)
         if self.slab is None or KW_SLAB_SIZE - self.slab_used < n:
             self.new_slab()
         memcpy(PyBytes_AS_STRING(self.slab) + self.slab_used, PyBytes_AS_STRING(out), <size_t>n)
+        return self.took_slab_room(b, n)
+
+    cdef int32_t took_slab_room(self, BatchInfo *b, Py_ssize_t n) except -1:
+        """Account for the n payload bytes just written at the slab's free room."""
+        self.total_decompressed += n
+        b.data_len = n
         b.data_start = self.slab_used
         self.slab_used += n
         return self.slab_segment
