@@ -74,6 +74,36 @@ def _aiokafka_batches(memory_records_cls, data):
         yield batch
 
 
+# What the read benchmarks time, each as a function of no arguments (also used by test_paired).
+
+
+def _kafkawire_read(wl):
+    read_batches = kafkawire_attr("read_batches")
+    data, hdr = wl.data, wl.spec.headers
+    return lambda: _touch(read_batches(data, verify_crc=True), hdr)
+
+
+def _aiokafka_read(wl):
+    memory_records, _, _ = workloads.aiokafka_cython()
+    data, hdr = wl.data, wl.spec.headers
+    return lambda: _touch(_aiokafka_batches(memory_records, data), hdr)
+
+
+def _crc32c_and_decompress(wl):
+    data, decompress, payloads = wl.data, workloads.decompressor(wl.spec.codec), wl.payloads
+
+    def run():
+        crc32c.crc32c(data)
+        _decompress_all(decompress, payloads)
+
+    return run
+
+
+def _decompress_all(decompress, payloads):
+    for p in payloads:
+        decompress(p)
+
+
 # tracemalloc misses plain malloc() in C code; the peak RSS of a fresh process does not.
 _RSS_PROBE = """
 import os, sys
@@ -156,22 +186,20 @@ def test_kafkawire_decode_records(benchmark, get_workload, workload, tmp_path):
 
 @pytest.mark.parametrize("workload", READ_WORKLOADS)
 def test_kafkawire_read_batches(benchmark, get_workload, workload):
-    read_batches = kafkawire_attr("read_batches")
     wl = get_workload(workload)
-    data, hdr = wl.data, wl.spec.headers
-    assert _touch(read_batches(data, verify_crc=True), hdr) == wl.n_records
+    run = _kafkawire_read(wl)
+    assert run() == wl.n_records
     _setup(benchmark, wl, "kafkawire.read_batches", "objects", "kafkawire", crc="verified")
-    benchmark(lambda: _touch(read_batches(data, verify_crc=True), hdr))
+    benchmark(run)
 
 
 @pytest.mark.parametrize("workload", READ_WORKLOADS)
 def test_aiokafka(benchmark, get_workload, workload):
-    memory_records, _, _ = workloads.aiokafka_cython()
     wl = get_workload(workload)
-    data, hdr = wl.data, wl.spec.headers
-    assert _touch(_aiokafka_batches(memory_records, data), hdr) == wl.n_records
+    run = _aiokafka_read(wl)
+    assert run() == wl.n_records
     _setup(benchmark, wl, "aiokafka (Cython)", "objects", "peer", crc="not verified")
-    benchmark(lambda: _touch(_aiokafka_batches(memory_records, data), hdr))
+    benchmark(run)
 
 
 @pytest.mark.parametrize("workload", READ_WORKLOADS)
@@ -216,11 +244,6 @@ def test_limit_python_loop(benchmark, get_workload, workload):
     benchmark(_touch, made, hdr)
 
 
-def _decompress_all(decompress, payloads):
-    for p in payloads:
-        decompress(p)
-
-
 @pytest.mark.parametrize("workload", COMPRESSED)
 def test_limit_decompress(benchmark, get_workload, workload):
     wl = get_workload(workload)
@@ -232,12 +255,7 @@ def test_limit_decompress(benchmark, get_workload, workload):
 @pytest.mark.parametrize("workload", COMPRESSED)
 def test_limit_crc32c_decompress(benchmark, get_workload, workload):
     wl = get_workload(workload)
-    data, decompress, payloads = wl.data, workloads.decompressor(wl.spec.codec), wl.payloads
-
-    def run():
-        crc32c.crc32c(data)
-        _decompress_all(decompress, payloads)
-
+    run = _crc32c_and_decompress(wl)
     _setup(
         benchmark,
         wl,
@@ -267,22 +285,10 @@ PAIRS = {
 
 def _pair_sides(pair, wl):
     """(ours, theirs): the two functions a paired round times."""
-    data, hdr = wl.data, wl.spec.headers
     if pair == "read_batches vs aiokafka":
-        read_batches = kafkawire_attr("read_batches")
-        memory_records, _, _ = workloads.aiokafka_cython()
-        return (
-            lambda: _touch(read_batches(data, verify_crc=True), hdr),
-            lambda: _touch(_aiokafka_batches(memory_records, data), hdr),
-        )
+        return _kafkawire_read(wl), _aiokafka_read(wl)
     decode = kafkawire_attr("decode_records")
-    decompress, payloads = workloads.decompressor(wl.spec.codec), wl.payloads
-
-    def limit():
-        crc32c.crc32c(data)
-        _decompress_all(decompress, payloads)
-
-    return lambda: decode(data, verify_crc=True), limit
+    return lambda: decode(wl.data, verify_crc=True), _crc32c_and_decompress(wl)
 
 
 @pytest.mark.parametrize(("workload", "pair"), [(w, p) for p, (_, ws) in PAIRS.items() for w in ws])
