@@ -3,8 +3,9 @@
  * A raw block is a little-endian base-128 varint (the uncompressed length, < 2^32) followed
  * by elements: literals (tag & 3 == 0) and copies with 1-, 2- or 4-byte offsets. Every
  * length and offset is checked against the input left and the output written before use.
- * Copies may write up to 15 bytes past their end while the block's output window has room:
+ * Elements may write up to 31 bytes past their end while the block's output window has room:
  * those bytes are overwritten by later elements, as the block must fill its window exactly.
+ * Most elements are decoded by a fast loop that checks less, far from the block's ends.
  */
 #include "snappy_decode.h"
 
@@ -189,6 +190,70 @@ static inline void copy_literal(uint8_t *op, const uint8_t *ip, size_t n, size_t
     }
 }
 
+/* Far enough from both ends of the block, the fast loop checks only what the input decides:
+ * a tag and a literal of up to 32 bytes (or a 4-byte offset) after it can be read, and a copy
+ * of up to 64 bytes can be written in 16-byte chunks. */
+#define FAST_INPUT 37
+#define FAST_OUTPUT 64
+
+/* Decode elements while far enough from both ends, as long as each is a literal of up to 32
+ * bytes or a copy from at least 16 bytes back (most are); stop at the first other element,
+ * at *ipp, for the checked loop. A literal is always moved as 32 bytes, which spares a branch
+ * on its length. */
+static inline void decode_fast(const uint8_t **ipp, uint8_t **opp, const uint8_t *iend,
+                               uint8_t *dst, uint8_t *oend)
+{
+    const uint8_t *ip = *ipp;
+    uint8_t *op = *opp;
+    if ((size_t)(iend - ip) < FAST_INPUT || (size_t)(oend - op) < FAST_OUTPUT)
+        return; /* (and the limits below would point before the buffers) */
+    const uint8_t *const ilimit = iend - FAST_INPUT;
+    uint8_t *const olimit = oend - FAST_OUTPUT;
+    do {
+        unsigned tag = *ip;
+        size_t n, offset, step;
+        if ((tag & 3u) == 0) {
+            n = (tag >> 2) + 1;
+            if (n > 32) /* longer, or its length in the bytes after the tag */
+                break;
+            copy16(op, ip + 1);
+            copy16(op + 16, ip + 17);
+            ip += n + 1;
+            op += n;
+            continue; /* (to the loop's condition) */
+        }
+        if ((tag & 3u) == 1) {
+            n = 4 + ((tag >> 2) & 7u);
+            offset = (size_t)(tag >> 5) << 8 | ip[1];
+            step = 2;
+        } else if ((tag & 3u) == 2) {
+            n = (tag >> 2) + 1;
+            offset = (size_t)ip[1] | (size_t)ip[2] << 8;
+            step = 3;
+        } else {
+            n = (tag >> 2) + 1;
+            offset = rd32le(ip + 1);
+            step = 5;
+        }
+        /* an offset of 0 or past the output's start is for the checked loop to report */
+        if (offset - 1 >= (size_t)(op - dst) || offset < 16)
+            break;
+        const uint8_t *m = op - offset;
+        copy16(op, m);
+        if (n > 16) {
+            copy16(op + 16, m + 16);
+            if (n > 32) {
+                copy16(op + 32, m + 32);
+                copy16(op + 48, m + 48);
+            }
+        }
+        ip += step;
+        op += n;
+    } while (ip <= ilimit && op <= olimit);
+    *ipp = ip;
+    *opp = op;
+}
+
 /* Decode the elements src[0:len] of one raw block into exactly dst[0:size]. */
 static int decode_block(const uint8_t *src, size_t len, uint8_t *dst, size_t size,
                         const uint8_t **err_at)
@@ -199,6 +264,9 @@ static int decode_block(const uint8_t *src, size_t len, uint8_t *dst, size_t siz
     uint8_t *const oend = dst + size;
 
     while (ip < iend) {
+        decode_fast(&ip, &op, iend, dst, oend);
+        if (ip >= iend)
+            break;
         const uint8_t *tag_at = ip;
         unsigned tag = *ip++;
         unsigned kind = tag & 3u;

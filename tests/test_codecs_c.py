@@ -394,6 +394,52 @@ def test_snappy_hand_made_elements():
     assert snappy_decompress(b"\x00", MiB) == b""
 
 
+def random_elements(rng: random.Random, size: int) -> tuple[list[bytes], int]:
+    """Elements of every form (literals of 1 to 100 bytes, 1-, 2- and 4-byte-offset copies of
+    1 to 64 bytes from 1 to 3000 bytes back) decoding to about ``size`` bytes: (elements,
+    decoded length)."""
+    elements, out = [literal(rng.randbytes(40))], 40
+    while out < size:
+        form = rng.randrange(4)
+        if form == 0:
+            n = rng.choice([rng.randint(1, 32), rng.randint(33, 100)])
+            elements.append(literal(rng.randbytes(n)))
+            out += n
+            continue
+        offset = rng.choice([rng.randint(1, 15), rng.randint(16, 40), rng.randint(41, 3000)])
+        offset = min(offset, out)
+        if form == 1 and offset < 2048:
+            n = rng.randint(4, 11)
+            elements.append(bytes([1 | (n - 4) << 2 | (offset >> 8) << 5, offset & 0xFF]))
+        else:
+            n = rng.randint(1, 64)
+            tag = bytes([(2 if form < 3 else 3) | (n - 1) << 2])
+            elements.append(tag + offset.to_bytes(2 if form < 3 else 4, "little"))
+        out += n
+    return elements, out
+
+
+def test_snappy_long_blocks_of_every_element_form():
+    # Long blocks are decoded by the fast loop far from their ends and by the checked loop
+    # near them; both must agree with python-snappy whatever follows what.
+    rng = random.Random(5)
+    for _ in range(40):
+        elements, size = random_elements(rng, rng.randint(100, 20_000))
+        raw = snappy_raw(size, *elements)
+        assert snappy_decompress(raw, MiB) == snappy.decompress(raw)
+
+
+def test_snappy_bad_copy_deep_in_a_block_is_reported_where_it_is():
+    rng = random.Random(6)
+    elements, size = random_elements(rng, 8000)
+    for bad in (bytes([2 | 5 << 2]) + (size + 1).to_bytes(2, "little"), bytes([2 | 5 << 2, 0, 0])):
+        at = len(elements) // 2
+        raw = snappy_raw(size, *elements[:at], bad, *elements[at:])
+        pos = len(snappy_raw(size)) + sum(map(len, elements[:at]))
+        with pytest.raises(DecompressionError, match=f"offset.*at byte {pos} of"):
+            snappy_decompress(raw, MiB)
+
+
 def test_snappy_lying_length_allocates_nothing():
     # 1 GiB declared over a 12-byte body: impossible (a byte encodes at most 22), and refused
     # before anything is allocated for it, whatever the cap.
