@@ -1,9 +1,12 @@
-# C-level entry points of kafkawire._codecs, for decoders that fill memory they own
-# (decode_records' payload slabs in kafkawire._records).
+# C-level entry points of kafkawire._codecs, for kafkawire._records: decoding straight
+# from the input's memory, into a new bytes object (read_batches) or into memory the caller
+# owns (decode_records' payload slabs).
 
 from libc.stdint cimport uint8_t, uint64_t
 
 
+cdef bytes lz4_decompress_bytes(const uint8_t *src, size_t length, int magic, uint64_t limit)
+cdef bytes snappy_decompress_bytes(const uint8_t *src, size_t length, uint64_t limit)
 cdef Py_ssize_t lz4_decompress_into(const uint8_t *src, size_t length, int magic,
                                     uint64_t max_size, uint8_t *dst, size_t room) except -2
 cdef Py_ssize_t snappy_decompress_into(const uint8_t *src, size_t length, uint64_t max_size,

@@ -176,19 +176,24 @@ def lz4_frame_decompress(data, max_size, int magic=2):
 
     ``magic`` 0 ignores the frame header checksum, which Kafka < 0.10 computed wrongly.
     """
-    global _lz4_ratio
     cdef Py_buffer buf
-    cdef kw_lz4_scan_t info
     cdef uint64_t limit = _cap(max_size)
-    cdef size_t length, size, out_len = 0, err_pos = 0
-    cdef double estimate
-    cdef int rc, end
-    cdef const uint8_t *src
-    cdef PyObject *res = NULL
     PyObject_GetBuffer(data, &buf, PyBUF_SIMPLE)
     try:
-        src = <const uint8_t *>buf.buf
-        length = <size_t>buf.len
+        return lz4_decompress_bytes(<const uint8_t *>buf.buf, <size_t>buf.len, magic, limit)
+    finally:
+        PyBuffer_Release(&buf)
+
+
+cdef bytes lz4_decompress_bytes(const uint8_t *src, size_t length, int magic, uint64_t limit):
+    """lz4_frame_decompress on src[0:length], with limit as the cap."""
+    global _lz4_ratio
+    cdef kw_lz4_scan_t info
+    cdef size_t size, out_len = 0, err_pos = 0
+    cdef double estimate
+    cdef int rc, end
+    cdef PyObject *res = NULL
+    try:
         # First try a buffer of the size the last payload's ratio predicts, with a margin,
         # without a scan: the decoder checks all the scan does.
         estimate = <double>length * _lz4_ratio * 1.125 + 64.0
@@ -222,10 +227,9 @@ def lz4_frame_decompress(data, max_size, int magic=2):
             if _PyBytes_Resize(&res, <Py_ssize_t>out_len) < 0:
                 res = NULL  # freed by _PyBytes_Resize
                 raise MemoryError()
-        out = <object>res
+        out = <bytes>res
     finally:
         Py_XDECREF(res)
-        PyBuffer_Release(&buf)
     return out
 
 
@@ -233,16 +237,22 @@ def snappy_decompress(data, max_size):
     """Decode a raw snappy block, or an xerial stream (detected by its magic)."""
     cdef Py_buffer buf
     cdef uint64_t limit = _cap(max_size)
+    PyObject_GetBuffer(data, &buf, PyBUF_SIMPLE)
+    try:
+        return snappy_decompress_bytes(<const uint8_t *>buf.buf, <size_t>buf.len, limit)
+    finally:
+        PyBuffer_Release(&buf)
+
+
+cdef bytes snappy_decompress_bytes(const uint8_t *src, size_t length, uint64_t limit):
+    """snappy_decompress on src[0:length], with limit as the cap."""
     cdef uint64_t total = 0
     cdef size_t err_pos = 0
     cdef int rc
-    cdef const uint8_t *src
     cdef PyObject *res = NULL
     cdef uint8_t *dst
-    PyObject_GetBuffer(data, &buf, PyBUF_SIMPLE)
     try:
-        src = <const uint8_t *>buf.buf
-        rc = kw_snappy_scan(src, <size_t>buf.len, limit, &total, &err_pos)
+        rc = kw_snappy_scan(src, length, limit, &total, &err_pos)
         if rc != KW_SNAPPY_OK:
             _snappy_error(rc, err_pos, limit)
         res = PyBytes_FromStringAndSize(NULL, <Py_ssize_t>total)
@@ -251,15 +261,14 @@ def snappy_decompress(data, max_size):
         dst = <uint8_t *>PyBytes_AS_STRING(<object>res)
         if total >= NOGIL_MIN:
             with nogil:
-                rc = kw_snappy_decode(src, <size_t>buf.len, dst, <size_t>total, &err_pos)
+                rc = kw_snappy_decode(src, length, dst, <size_t>total, &err_pos)
         else:
-            rc = kw_snappy_decode(src, <size_t>buf.len, dst, <size_t>total, &err_pos)
+            rc = kw_snappy_decode(src, length, dst, <size_t>total, &err_pos)
         if rc != KW_SNAPPY_OK:
             _snappy_error(rc, err_pos, limit)
-        out = <object>res
+        out = <bytes>res
     finally:
         Py_XDECREF(res)
-        PyBuffer_Release(&buf)
     return out
 
 
