@@ -863,29 +863,6 @@ cdef extern from *:
     #endif
     }
 
-    /* memcpy, inline, for the short keys and values of records: overlapping
-     * chunks, the last one ending at n, so nothing past dst[n) is written.
-     * Calling memcpy took a twentieth of read_batches' time per record. */
-    static inline void kw_copy_short(char *dst, const char *src, size_t n)
-    {
-        if (n >= 16 && n <= 256) {
-            for (size_t i = 0; i + 16 < n; i += 16)
-                memcpy(dst + i, src + i, 16);
-            memcpy(dst + n - 16, src + n - 16, 16);
-        } else if (n >= 8 && n < 16) {
-            memcpy(dst, src, 8);
-            memcpy(dst + n - 8, src + n - 8, 8);
-        } else if (n >= 4 && n < 8) {
-            memcpy(dst, src, 4);
-            memcpy(dst + n - 4, src + n - 4, 4);
-        } else if (n >= 2 && n < 4) {
-            memcpy(dst, src, 2);
-            memcpy(dst + n - 2, src + n - 2, 2);
-        } else {
-            memcpy(dst, src, n);
-        }
-    }
-
     /* New bytes holding data[0:n]: a recycled object when one fits. */
     static inline PyObject *kw_bytes_from(const char *data, Py_ssize_t n)
     {
@@ -893,7 +870,7 @@ cdef extern from *:
         /* from the last record's pair on: that is what a loop has just let go of */
         PyObject *o = kw_ring_take(kw_bytes_ring, kw_bytes_next, KW_RING, 2, n);
         if (o) {
-            kw_copy_short(PyBytes_AS_STRING(o), data, (size_t)n);
+            memcpy(PyBytes_AS_STRING(o), data, (size_t)n);
     #pragma GCC diagnostic push
     #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
             ((PyBytesObject *)o)->ob_shash = -1; /* new contents: hash not known */
@@ -931,104 +908,24 @@ cdef extern from *:
         return PyList_New(n);
     }
 
-    /* Records are made and dropped here, not by Cython's tp_new and tp_dealloc:
-     * its tp_new goes through a vectorcall shim, zeroes the object and sets each
-     * field to None for make_record to replace (about 2% of read_batches' time
-     * in an A/B probe). A dropped record's key, value and headers go to the
-     * rings, and the record to a free list of this module's. */
-    #define KW_RECORD_FREE 256
-    static PyTypeObject *kw_record_type;
+    /* Record's deallocator, wrapped: its key, value and headers go to the
+     * rings first (a Cython __dealloc__ would also save and restore the
+     * error state). */
     static destructor kw_record_base_dealloc;
-    static Py_ssize_t kw_record_offset_at, kw_record_timestamp_at, kw_record_key_at,
-        kw_record_value_at, kw_record_headers_at;
-    static PyObject *kw_record_free[KW_RECORD_FREE];
-    static int kw_record_nfree;
-
-    #define KW_FIELD(r, at, type) (*(type *)((char *)(r) + (at)))
+    static Py_ssize_t kw_record_key_at, kw_record_value_at, kw_record_headers_at;
 
     static void kw_record_dealloc(PyObject *r)
     {
-        kw_recycle_bytes(KW_FIELD(r, kw_record_key_at, PyObject *));
-        kw_recycle_bytes(KW_FIELD(r, kw_record_value_at, PyObject *));
-        kw_recycle_list(KW_FIELD(r, kw_record_headers_at, PyObject *));
-    #ifndef Py_GIL_DISABLED
-        if (kw_record_nfree < KW_RECORD_FREE && Py_TYPE(r) == kw_record_type) {
-            Py_CLEAR(KW_FIELD(r, kw_record_key_at, PyObject *));
-            Py_CLEAR(KW_FIELD(r, kw_record_value_at, PyObject *));
-            Py_CLEAR(KW_FIELD(r, kw_record_headers_at, PyObject *));
-            if (kw_record_type->tp_flags & Py_TPFLAGS_HEAPTYPE)
-                Py_DECREF(kw_record_type); /* PyObject_Init takes it again */
-            kw_record_free[kw_record_nfree++] = r;
-            return;
-        }
-    #endif
+        kw_recycle_bytes(*(PyObject **)((char *)r + kw_record_key_at));
+        kw_recycle_bytes(*(PyObject **)((char *)r + kw_record_value_at));
+        kw_recycle_list(*(PyObject **)((char *)r + kw_record_headers_at));
         kw_record_base_dealloc(r);
     }
 
-    /* A new Record with key and value (references stolen, never NULL) and no
-     * headers (None); NULL with an exception set on failure. */
-    static PyObject *kw_record_new(int64_t offset, int64_t timestamp, PyObject *key,
-                                   PyObject *value)
-    {
-        PyObject *r;
-    #ifndef Py_GIL_DISABLED
-        if (kw_record_nfree > 0) {
-            r = kw_record_free[--kw_record_nfree];
-            PyObject_Init(r, kw_record_type);
-        } else
-    #endif
-        {
-            r = kw_record_type->tp_alloc(kw_record_type, 0);
-            if (!r) {
-                Py_DECREF(key);
-                Py_DECREF(value);
-                return NULL;
-            }
-        }
-        KW_FIELD(r, kw_record_offset_at, int64_t) = offset;
-        KW_FIELD(r, kw_record_timestamp_at, int64_t) = timestamp;
-        KW_FIELD(r, kw_record_key_at, PyObject *) = key;
-        KW_FIELD(r, kw_record_value_at, PyObject *) = value;
-        Py_INCREF(Py_None);
-        KW_FIELD(r, kw_record_headers_at, PyObject *) = Py_None;
-        return r;
-    }
-
-    /* bytes of data[0:n], or None for a negative n (a null key or value) */
-    static inline PyObject *kw_bytes_or_none(const uint8_t *data, int32_t n)
-    {
-        if (n < 0) {
-            Py_INCREF(Py_None);
-            return Py_None;
-        }
-        return kw_bytes_from((const char *)data, n);
-    }
-
-    /* make_record's object: a Record of the given fields and slices of base. */
-    static PyObject *kw_record_from(int64_t offset, int64_t timestamp, const uint8_t *base,
-                                    uint32_t key_pos, int32_t key_len, uint32_t value_pos,
-                                    int32_t value_len)
-    {
-        PyObject *key = kw_bytes_or_none(base + key_pos, key_len);
-        if (!key)
-            return NULL;
-        PyObject *value = kw_bytes_or_none(base + value_pos, value_len);
-        if (!value) {
-            Py_DECREF(key);
-            return NULL;
-        }
-        return kw_record_new(offset, timestamp, key, value);
-    }
-
-    static void kw_record_type_ready(PyObject *type, Py_ssize_t offset_at,
-                                     Py_ssize_t timestamp_at, Py_ssize_t key_at,
-                                     Py_ssize_t value_at, Py_ssize_t headers_at)
+    static void kw_recycle_record_fields(PyObject *type, Py_ssize_t key_at, Py_ssize_t value_at,
+                                         Py_ssize_t headers_at)
     {
         PyTypeObject *t = (PyTypeObject *)type;
-        Py_INCREF(t); /* for the module's life */
-        kw_record_type = t;
-        kw_record_offset_at = offset_at;
-        kw_record_timestamp_at = timestamp_at;
         kw_record_key_at = key_at;
         kw_record_value_at = value_at;
         kw_record_headers_at = headers_at;
@@ -1038,17 +935,15 @@ cdef extern from *:
     """
     object kw_bytes_from(const char *data, Py_ssize_t n)
     list kw_list_of(Py_ssize_t n)
-    object kw_record_from(int64_t offset, int64_t timestamp, const uint8_t *base,
-                          uint32_t key_pos, int32_t key_len, uint32_t value_pos,
-                          int32_t value_len)
-    void kw_record_type_ready(object type, Py_ssize_t offset_at, Py_ssize_t timestamp_at,
-                              Py_ssize_t key_at, Py_ssize_t value_at, Py_ssize_t headers_at)
+    void kw_recycle_record_fields(object type, Py_ssize_t key_at, Py_ssize_t value_at,
+                                  Py_ssize_t headers_at)
 
 
 # Not tracked by the cycle collector: a record refers only to bytes, str and
 # its headers list, and 200,000 tracked objects per fetch would trigger
 # collections over and over.  (A cycle made by putting a record into its own
 # headers list would leak, not crash.)
+@cython.freelist(256)
 @cython.final
 @cython.no_gc
 cdef class Record:
@@ -1142,8 +1037,8 @@ cdef _use_member_slots():
 
 
 _use_member_slots()
-kw_record_type_ready(Record, KW_RECORD_OFFSET_OFFSET, KW_RECORD_TIMESTAMP_OFFSET,
-                     KW_RECORD_KEY_OFFSET, KW_RECORD_VALUE_OFFSET, KW_RECORD_HEADERS_OFFSET)
+kw_recycle_record_fields(Record, KW_RECORD_KEY_OFFSET, KW_RECORD_VALUE_OFFSET,
+                         KW_RECORD_HEADERS_OFFSET)
 
 
 cdef inline object slice_bytes(const uint8_t *base, uint32_t pos, int32_t length):
@@ -1361,9 +1256,11 @@ cdef char *scan_for_records(_Walker walker, const uint8_t *base, const BatchInfo
 
 cdef inline Record make_record(const uint8_t *base, const kw_columns *cols, size_t i,
                                const BatchInfo *info, HeaderCache *cache):
-    cdef Record r = <Record>kw_record_from(cols.offsets[i], cols.timestamps[i], base,
-                                           cols.key_pos[i], cols.key_len[i],
-                                           cols.value_pos[i], cols.value_len[i])
+    cdef Record r = Record.__new__(Record)
+    r.offset = cols.offsets[i]
+    r.timestamp = cols.timestamps[i]
+    r.key = slice_bytes(base, cols.key_pos[i], cols.key_len[i])
+    r.value = slice_bytes(base, cols.value_pos[i], cols.value_len[i])
     if cols.header_pos[i] != 0:
         r._headers = headers_at(base, info, cols.header_pos[i], cache)
     return r
