@@ -2,8 +2,9 @@
 #
 # Each call takes the input buffer, lets the C code bound the output, allocates the result
 # bytes object once (never more than max_size) and decodes straight into it. Large payloads
-# are decoded without the GIL. The *_into variants (C level, see _codecs.pxd) decode into
-# memory the caller owns: decode_records' payload slabs.
+# are decoded without the GIL. At C level (see _codecs.pxd), the *_bytes functions do the
+# same from a pointer (read_batches, from its input's memory) and the *_into variants decode
+# into memory the caller owns: decode_records' payload slabs.
 
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.bytes cimport PyBytes_AS_STRING
