@@ -13,6 +13,7 @@ portable C in ``src_c/``.  Environment switches:
 """
 
 import os
+import sys
 from pathlib import Path
 
 import numpy
@@ -31,6 +32,8 @@ c_headers = sorted(str(p.relative_to(HERE)) for p in (HERE / "src_c").glob("*.h"
 include_dirs = ["src_c", numpy.get_include()]
 compile_args = ["-std=c11", "-Wall", "-Wno-unused-function", "-fno-strict-aliasing"]
 link_args: list[str] = []
+# dlopen (src_c/zstd_system.c) lives in libdl before glibc 2.34, which manylinux wheels target
+libraries = ["dl"] if sys.platform.startswith("linux") else []
 macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
 directives = {
     "language_level": 3,
@@ -67,6 +70,7 @@ for pyx in sorted((HERE / "kafkawire").rglob("*.pyx")):
             define_macros=macros,
             extra_compile_args=compile_args,
             extra_link_args=link_args,
+            libraries=libraries,
         )
     )
 

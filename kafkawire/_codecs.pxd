@@ -9,5 +9,8 @@ cdef bytes lz4_decompress_bytes(const uint8_t *src, size_t length, int magic, ui
 cdef bytes snappy_decompress_bytes(const uint8_t *src, size_t length, uint64_t limit)
 cdef Py_ssize_t lz4_decompress_into(const uint8_t *src, size_t length, int magic,
                                     uint64_t max_size, uint8_t *dst, size_t room) except -2
+cdef object zstd_decompress_bytes(const uint8_t *src, size_t length, uint64_t limit)
+cdef Py_ssize_t zstd_decompress_into(const uint8_t *src, size_t length, uint64_t max_size,
+                                     uint8_t *dst, size_t room) except -2
 cdef Py_ssize_t snappy_decompress_into(const uint8_t *src, size_t length, uint64_t max_size,
                                        uint8_t *dst, size_t room) except -2

@@ -1,4 +1,5 @@
-"""Decompressors written in C: lz4 frames and snappy (raw and xerial)."""
+"""Decompressors written in C: lz4 frames and snappy (raw and xerial); zstd through the
+system's libzstd."""
 
 from typing import Any
 
@@ -17,3 +18,15 @@ def snappy_decompress(data: Buffer, max_size: int) -> bytes:
 
 def xxh32(data: Buffer, seed: int = 0) -> int:
     """XXH32 of a bytes-like object."""
+
+def system_zstd_version() -> int | None:
+    """ZSTD_versionNumber() of the system's libzstd when zstd payloads go through it, else
+    None (no usable library, KAFKAWIRE_SYSTEM_ZSTD=0, or switched off)."""
+
+def use_system_zstd(enabled: bool) -> bool:
+    """Decode zstd through the system's libzstd (when it could be loaded) or through the
+    zstandard package only; returns whether the system's library is now in use."""
+
+def zstd_decompress(data: Buffer, max_size: int) -> bytes | None:
+    """Decode a zstd payload through the system's libzstd; None when it is not in use or the
+    payload needs kafkawire.compression's careful path (which reports errors)."""

@@ -1,4 +1,5 @@
-# Decompressors of kafkawire written in C (src_c/lz4_decode.c, src_c/snappy_decode.c).
+# Decompressors of kafkawire written in C (src_c/lz4_decode.c, src_c/snappy_decode.c), and
+# zstd through the system's libzstd where there is one (src_c/zstd_system.c).
 #
 # Each call takes the input buffer, lets the C code bound the output, allocates the result
 # bytes object once (never more than max_size) and decodes straight into it. Large payloads
@@ -73,6 +74,17 @@ cdef extern from "snappy_decode.h" nogil:
                        size_t *err_pos)
     int kw_snappy_decode(const uint8_t *src, size_t len, uint8_t *dst, size_t total,
                          size_t *err_pos)
+
+
+cdef extern from "zstd_system.h" nogil:
+    int kw_zstd_load()
+    unsigned kw_zstd_version()
+    void *kw_zstd_dctx_new()
+    void kw_zstd_dctx_free(void *dctx)
+    uint64_t kw_zstd_bound(const uint8_t *src, size_t len)
+    int kw_zstd_declares_size(const uint8_t *src, size_t len)
+    int kw_zstd_decode(void *dctx, const uint8_t *src, size_t len, uint8_t *dst, size_t cap,
+                       size_t *out_len)
 
 
 # Below this much output the GIL is kept: releasing it costs more than the decoding.
@@ -314,3 +326,142 @@ def xxh32(data, uint32_t seed=0):
     h = kw_xxh32(buf.buf, <size_t>buf.len, seed)
     PyBuffer_Release(&buf)
     return h
+
+
+# --- zstd through the system's libzstd -----------------------------------------------------
+#
+# A payload the fast path cannot take, for whatever reason (no library, a bound over the
+# cap, an error), goes to kafkawire.compression's zstandard path, which reads the frames
+# carefully and raises the precise error: the fast path never reports one itself.
+
+# Whether payloads go to the system's libzstd (tests switch it off to run zstandard's path).
+cdef bint _system_zstd = kw_zstd_load()
+# A spare decoding context, taken and put back with the GIL held: a thread decoding without
+# the GIL has its own.
+cdef void *_spare_dctx = NULL
+# Output bytes per input byte of the last payload whose frames declare no content size (Java
+# producers write those): the first guess of the next one's size, as for lz4.
+cdef double _zstd_ratio = 4.0
+
+
+def system_zstd_version():
+    """ZSTD_versionNumber() of the system's libzstd when zstd payloads go through it, else
+    None (no usable library, KAFKAWIRE_SYSTEM_ZSTD=0, or switched off)."""
+    return kw_zstd_version() if _system_zstd else None
+
+
+def use_system_zstd(bint enabled):
+    """Decode zstd through the system's libzstd (when it could be loaded) or through the
+    zstandard package only; returns whether the system's library is now in use."""
+    global _system_zstd
+    _system_zstd = enabled and kw_zstd_load()
+    return bool(_system_zstd)
+
+
+cdef int _zstd_decode(const uint8_t *src, size_t length, uint8_t *dst, size_t cap,
+                      size_t *out_len) noexcept:
+    """kw_zstd_decode with a context of this thread's: 0, or -1 on any failure."""
+    global _spare_dctx
+    cdef void *dctx = _spare_dctx
+    cdef int rc
+    _spare_dctx = NULL
+    if dctx == NULL:
+        dctx = kw_zstd_dctx_new()
+        if dctx == NULL:
+            return -1
+    if cap >= NOGIL_MIN:
+        with nogil:
+            rc = kw_zstd_decode(dctx, src, length, dst, cap, out_len)
+    else:
+        rc = kw_zstd_decode(dctx, src, length, dst, cap, out_len)
+    if _spare_dctx == NULL:
+        _spare_dctx = dctx
+    else:
+        kw_zstd_dctx_free(dctx)
+    return rc
+
+
+cdef uint64_t _zstd_bound(const uint8_t *src, size_t length, uint64_t limit) noexcept:
+    """The output room the fast path needs, or 0 to leave the payload to the careful path."""
+    if not _system_zstd:
+        return 0
+    cdef uint64_t bound = kw_zstd_bound(src, length)
+    # A block of 4 bytes decodes to at most 128 KiB: a larger ratio is a declared content
+    # size the blocks cannot hold, which the careful path reports.
+    if bound > limit or bound > (<uint64_t>length << 15):
+        return 0
+    return bound
+
+
+def zstd_decompress(data, max_size):
+    """Decode a zstd payload through the system's libzstd; None when it is not in use or the
+    payload needs kafkawire.compression's careful path (which reports errors)."""
+    cdef Py_buffer buf
+    PyObject_GetBuffer(data, &buf, PyBUF_SIMPLE)
+    try:
+        return zstd_decompress_bytes(<const uint8_t *>buf.buf, <size_t>buf.len,
+                                     _cap(max_size))
+    finally:
+        PyBuffer_Release(&buf)
+
+
+cdef object zstd_decompress_bytes(const uint8_t *src, size_t length, uint64_t limit):
+    """zstd_decompress on src[0:length], with limit as the cap."""
+    global _zstd_ratio
+    cdef uint64_t bound = _zstd_bound(src, length, limit)
+    cdef uint64_t size = bound
+    cdef size_t out_len = 0
+    cdef double estimate
+    cdef int rc = -1
+    cdef bint guessed = False
+    cdef PyObject *res = NULL
+    if bound == 0:
+        return None
+    try:
+        if not kw_zstd_declares_size(src, length):
+            # No declared size: the bound is a block maximum per block (128 KiB for 16 KiB
+            # of records); try the size the last such payload's ratio predicts first.
+            estimate = <double>length * _zstd_ratio * 1.125 + 64.0
+            if estimate < <double>bound:
+                guessed = True
+                size = <uint64_t>estimate
+                res = PyBytes_FromStringAndSize(NULL, <Py_ssize_t>size)
+                if res == NULL:
+                    raise MemoryError()
+                rc = _zstd_decode(src, length, <uint8_t *>PyBytes_AS_STRING(<object>res),
+                                  <size_t>size, &out_len)
+                if rc != 0:
+                    Py_XDECREF(res)
+                    res = NULL
+                    size = bound
+        if res == NULL:
+            res = PyBytes_FromStringAndSize(NULL, <Py_ssize_t>size)
+            if res == NULL:
+                raise MemoryError()
+            rc = _zstd_decode(src, length, <uint8_t *>PyBytes_AS_STRING(<object>res),
+                              <size_t>size, &out_len)
+            if rc != 0:
+                return None
+        if guessed:
+            _zstd_ratio = <double>out_len / <double>length
+        if out_len != size:
+            if _PyBytes_Resize(&res, <Py_ssize_t>out_len) < 0:
+                res = NULL  # freed by _PyBytes_Resize
+                raise MemoryError()
+        out = <bytes>res
+    finally:
+        Py_XDECREF(res)
+    return out
+
+
+cdef Py_ssize_t zstd_decompress_into(const uint8_t *src, size_t length, uint64_t max_size,
+                                     uint8_t *dst, size_t room) except -2:
+    """Decode a zstd payload into dst[0:room] through the system's libzstd: its size, -1 if
+    it may not fit, or -3 when the careful path must take it."""
+    cdef uint64_t bound = _zstd_bound(src, length, max_size)
+    cdef size_t out_len = 0
+    if bound == 0:
+        return -3
+    if _zstd_decode(src, length, dst, <size_t>bound if bound < room else room, &out_len) == 0:
+        return <Py_ssize_t>out_len
+    return -1 if bound > room else -3

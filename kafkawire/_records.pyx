@@ -36,6 +36,8 @@ from kafkawire._codecs cimport (
     lz4_decompress_into,
     snappy_decompress_bytes,
     snappy_decompress_into,
+    zstd_decompress_bytes,
+    zstd_decompress_into,
 )
 
 from kafkawire import compression as _compression
@@ -555,23 +557,26 @@ cdef class _Walker:
         cdef int64_t cap = room if room < self.max_decompressed else self.max_decompressed
         cdef Py_ssize_t n
         try:
-            if self.keep_segments and (codec == 2 or codec == 3) and length <= KW_SLAB_SIZE // 16:
-                # our own decoders write straight into the slab (a fresh one if
-                # the current one's room is too small); larger payloads, which
-                # may not fit at all, get their own object as below
+            if self.keep_segments and 2 <= codec <= 4 and length <= KW_SLAB_SIZE // 16:
+                # our own decoders (and the system's libzstd) write straight into the
+                # slab (a fresh one if the current one's room is too small); larger
+                # payloads, which may not fit at all, get their own object as below
                 n = self.decode_into_slab(b, codec, start, length, cap, False)
-                if n < 0 and self.slab_used > 0:
+                if n == -1 and self.slab_used > 0:
                     n = self.decode_into_slab(b, codec, start, length, cap, True)
                 if n >= 0:
                     return self.took_slab_room(b, n)
-            # lz4 and snappy straight to their C decoders, from the input's memory:
-            # for 16 KiB payloads a Python-level call per batch shows
+            # lz4, snappy and zstd straight to C, from the input's memory: for 16 KiB
+            # payloads a Python-level call per batch shows
+            out = None
             if codec == 3:
                 out = lz4_decompress_bytes(self.buf + start, <size_t>length, b.magic,
                                            <uint64_t>cap)
             elif codec == 2:
                 out = snappy_decompress_bytes(self.buf + start, <size_t>length, <uint64_t>cap)
-            else:
+            elif codec == 4:
+                out = zstd_decompress_bytes(self.buf + start, <size_t>length, <uint64_t>cap)
+            if out is None:  # gzip, or zstd that the system's libzstd does not take
                 out = _compression.decompress(codec, self.bytes_view()[start:start + length],
                                               max_size=cap, magic=b.magic)
         except LimitExceededError as exc:
@@ -620,8 +625,9 @@ cdef class _Walker:
 
     cdef Py_ssize_t decode_into_slab(self, BatchInfo *b, int codec, int64_t start,
                                      int64_t length, int64_t cap, bint fresh) except -2:
-        """Decode an lz4 or snappy payload into the slab's free room (a fresh
-        slab's if asked): its size, or -1 if it does not fit there."""
+        """Decode an lz4, snappy or zstd payload into the slab's free room (a
+        fresh slab's if asked): its size, -1 if it does not fit there, or -3 if
+        zstd must take the careful path."""
         if fresh or self.slab is None:
             self.new_slab()
         cdef uint8_t *dst = <uint8_t *>PyBytes_AS_STRING(self.slab) + self.slab_used
@@ -629,6 +635,9 @@ cdef class _Walker:
         if codec == 3:
             return lz4_decompress_into(self.buf + start, <size_t>length, b.magic,
                                        <uint64_t>cap, dst, free_room)
+        if codec == 4:
+            return zstd_decompress_into(self.buf + start, <size_t>length, <uint64_t>cap,
+                                        dst, free_room)
         return snappy_decompress_into(self.buf + start, <size_t>length, <uint64_t>cap,
                                       dst, free_room)
 

