@@ -87,6 +87,26 @@ cdef extern from "zstd_system.h" nogil:
                        size_t *out_len)
 
 
+cdef PyObject *_new_bytes(size_t size) except NULL:
+    """A new bytes object of size bytes to decode into (a raw reference)."""
+    cdef PyObject *res = PyBytes_FromStringAndSize(NULL, <Py_ssize_t>size)
+    if res == NULL:
+        raise MemoryError()
+    return res
+
+
+cdef bytes _shrunk(PyObject **res, size_t size, size_t out_len):
+    """*res, of size bytes, cut to its first out_len: the reference moves to the result
+    and *res is left NULL."""
+    cdef PyObject *r = res[0]
+    res[0] = NULL
+    if out_len != size and _PyBytes_Resize(&r, <Py_ssize_t>out_len) < 0:
+        raise MemoryError()  # r was freed by _PyBytes_Resize
+    out = <bytes>r
+    Py_XDECREF(r)
+    return out
+
+
 # Below this much output the GIL is kept: releasing it costs more than the decoding.
 cdef size_t NOGIL_MIN = 256 * 1024
 
@@ -213,9 +233,7 @@ cdef bytes lz4_decompress_bytes(const uint8_t *src, size_t length, int magic, ui
         rc = KW_LZ4_NEED_ROOM
         if estimate < <double>limit:
             size = <size_t>estimate
-            res = PyBytes_FromStringAndSize(NULL, <Py_ssize_t>size)
-            if res == NULL:
-                raise MemoryError()
+            res = _new_bytes(size)
             rc = _lz4_decode(src, length, magic, limit, res, size, KW_LZ4_END_GUESS,
                              &out_len, &err_pos)
             if rc == KW_LZ4_NEED_ROOM:
@@ -230,20 +248,13 @@ cdef bytes lz4_decompress_bytes(const uint8_t *src, size_t length, int magic, ui
             # written.
             end = KW_LZ4_END_LIMIT if info.bound > limit else KW_LZ4_END_BOUND
             size = <size_t>(limit if info.bound > limit else info.bound)
-            res = PyBytes_FromStringAndSize(NULL, <Py_ssize_t>size)
-            if res == NULL:
-                raise MemoryError()
+            res = _new_bytes(size)
             rc = _lz4_decode(src, length, magic, limit, res, size, end, &out_len, &err_pos)
         _lz4_check(rc, src, length, limit, err_pos)
         _lz4_ratio = <double>out_len / <double>length
-        if out_len != size:
-            if _PyBytes_Resize(&res, <Py_ssize_t>out_len) < 0:
-                res = NULL  # freed by _PyBytes_Resize
-                raise MemoryError()
-        out = <bytes>res
+        return _shrunk(&res, size, out_len)
     finally:
         Py_XDECREF(res)
-    return out
 
 
 def snappy_decompress(data, max_size):
@@ -268,9 +279,7 @@ cdef bytes snappy_decompress_bytes(const uint8_t *src, size_t length, uint64_t l
         rc = kw_snappy_scan(src, length, limit, &total, &err_pos)
         if rc != KW_SNAPPY_OK:
             _snappy_error(rc, err_pos, limit)
-        res = PyBytes_FromStringAndSize(NULL, <Py_ssize_t>total)
-        if res == NULL:
-            raise MemoryError()
+        res = _new_bytes(total)
         dst = <uint8_t *>PyBytes_AS_STRING(<object>res)
         if total >= NOGIL_MIN:
             with nogil:
@@ -425,9 +434,7 @@ cdef object zstd_decompress_bytes(const uint8_t *src, size_t length, uint64_t li
             if estimate < <double>bound:
                 guessed = True
                 size = <uint64_t>estimate
-                res = PyBytes_FromStringAndSize(NULL, <Py_ssize_t>size)
-                if res == NULL:
-                    raise MemoryError()
+                res = _new_bytes(size)
                 rc = _zstd_decode(src, length, <uint8_t *>PyBytes_AS_STRING(<object>res),
                                   <size_t>size, &out_len)
                 if rc != 0:
@@ -435,23 +442,16 @@ cdef object zstd_decompress_bytes(const uint8_t *src, size_t length, uint64_t li
                     res = NULL
                     size = bound
         if res == NULL:
-            res = PyBytes_FromStringAndSize(NULL, <Py_ssize_t>size)
-            if res == NULL:
-                raise MemoryError()
+            res = _new_bytes(size)
             rc = _zstd_decode(src, length, <uint8_t *>PyBytes_AS_STRING(<object>res),
                               <size_t>size, &out_len)
             if rc != 0:
                 return None
         if guessed:
             _zstd_ratio = <double>out_len / <double>length
-        if out_len != size:
-            if _PyBytes_Resize(&res, <Py_ssize_t>out_len) < 0:
-                res = NULL  # freed by _PyBytes_Resize
-                raise MemoryError()
-        out = <bytes>res
+        return _shrunk(&res, size, out_len)
     finally:
         Py_XDECREF(res)
-    return out
 
 
 cdef Py_ssize_t zstd_decompress_into(const uint8_t *src, size_t length, uint64_t max_size,
