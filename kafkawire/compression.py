@@ -63,6 +63,7 @@ __all__ = [
     "codec_from",
     "compress",
     "decompress",
+    "zstd_decoder",
 ]
 
 
@@ -410,6 +411,15 @@ def decompress(
     if codec == 0:
         return bytes(data)
     raise UnsupportedError(f"unknown compression codec id {codec}")
+
+
+def zstd_decoder() -> str:
+    """Which library decodes zstd payloads here: ``"libzstd 1.5.4"`` (the system's, called
+    from C) or ``"zstandard 0.23.0"`` (the package, when there is no usable libzstd)."""
+    version = _codecs.system_zstd_version()
+    if version is None:
+        return f"zstandard {zstandard.__version__}"
+    return f"libzstd {version // 10000}.{version // 100 % 100}.{version % 100}"
 
 
 def compress(codec: int, data, *, magic: int = 2, level: int | None = None) -> bytes:

@@ -16,7 +16,7 @@ import zstandard
 
 import kafkawire
 from kafkawire import _codecs
-from kafkawire.compression import Codec, decompress
+from kafkawire.compression import Codec, decompress, zstd_decoder
 from kafkawire.errors import DecodeError, DecompressionError, LimitExceededError
 
 from .kafka_bytes import record, v2_batch
@@ -225,9 +225,12 @@ def test_environment_switch_turns_the_system_library_off():
 
 def test_switching_off_falls_back_to_zstandard(system_zstd):
     payload = payloads()["16 KiB"]
+    version = system_zstd.system_zstd_version()
+    assert zstd_decoder() == f"libzstd {version // 10000}.{version // 100 % 100}.{version % 100}"
     try:
         assert system_zstd.use_system_zstd(False) is False
         assert system_zstd.system_zstd_version() is None
+        assert zstd_decoder() == f"zstandard {zstandard.__version__}"
         assert system_zstd.zstd_decompress(payload, MiB) is None
         assert decompress(Codec.ZSTD, payload) == DATA[:16384]
     finally:
