@@ -415,7 +415,7 @@ def decompress(
 
 def zstd_decoder() -> str:
     """Which library decodes zstd payloads here: ``"libzstd 1.5.4"`` (the system's, called
-    from C) or ``"zstandard 0.23.0"`` (the package, when there is no usable libzstd)."""
+    from C) or ``"zstandard 0.25.0"`` (the package, when there is no usable libzstd)."""
     version = _codecs.system_zstd_version()
     if version is None:
         return f"zstandard {zstandard.__version__}"
