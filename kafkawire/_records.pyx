@@ -556,6 +556,7 @@ cdef class _Walker:
         cdef int64_t room = self.max_total - self.total_decompressed
         cdef int64_t cap = room if room < self.max_decompressed else self.max_decompressed
         cdef Py_ssize_t n
+        cdef bint careful = False   # zstd that the system's libzstd has refused
         try:
             if self.keep_segments and 2 <= codec <= 4 and length <= KW_SLAB_SIZE // 16:
                 # our own decoders (and the system's libzstd) write straight into the
@@ -566,6 +567,7 @@ cdef class _Walker:
                     n = self.decode_into_slab(b, codec, start, length, cap, True)
                 if n >= 0:
                     return self.took_slab_room(b, n)
+                careful = n == -3
             # lz4, snappy and zstd straight to C, from the input's memory: for 16 KiB
             # payloads a Python-level call per batch shows
             out = None
@@ -574,9 +576,13 @@ cdef class _Walker:
                                            <uint64_t>cap)
             elif codec == 2:
                 out = snappy_decompress_bytes(self.buf + start, <size_t>length, <uint64_t>cap)
-            elif codec == 4:
+            elif codec == 4 and not careful:
                 out = zstd_decompress_bytes(self.buf + start, <size_t>length, <uint64_t>cap)
-            if out is None:  # gzip, or zstd that the system's libzstd does not take
+                careful = out is None
+            if careful:  # zstandard's path, which reports what libzstd refused
+                out = _compression._zstd_decompress(self.bytes_view()[start:start + length],
+                                                    cap)
+            elif out is None:  # gzip
                 out = _compression.decompress(codec, self.bytes_view()[start:start + length],
                                               max_size=cap, magic=b.magic)
         except LimitExceededError as exc:
