@@ -10,15 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__GNUC__)
-#define KW_LIKELY(x) __builtin_expect(!!(x), 1)
-#define KW_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define KW_INLINE static inline __attribute__((always_inline))
-#else
-#define KW_LIKELY(x) (x)
-#define KW_UNLIKELY(x) (x)
-#define KW_INLINE static inline
-#endif
+#include "compiler.h"
 
 enum {
     KW_OK = 0,

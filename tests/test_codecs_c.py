@@ -429,6 +429,29 @@ def test_snappy_long_blocks_of_every_element_form():
         assert snappy_decompress(raw, MiB) == snappy.decompress(raw)
 
 
+def test_snappy_every_copy_tag_in_the_fast_loop():
+    # The fast loop looks copy lengths and offset high bits up in a table by tag byte: every
+    # one of the 192 copy tags, far from the block's ends, must decode as python-snappy does.
+    rng = random.Random(7)
+    elements, out = [literal(rng.randbytes(60)) for _ in range(40)], 2400
+    for tag in range(256):
+        form = tag & 3
+        if form == 0:
+            continue
+        if form == 1:
+            n, offset = 4 + (tag >> 2 & 7), (tag >> 5) << 8 | rng.randint(16, 255)
+            elements.append(bytes([tag, offset & 0xFF]))
+        else:
+            n, offset = (tag >> 2) + 1, rng.randint(16, 2400)
+            elements.append(bytes([tag]) + offset.to_bytes(2 if form == 2 else 4, "little"))
+        elements.append(literal(rng.randbytes(rng.randint(1, 20))))
+        out += n + len(elements[-1]) - 1
+    elements.append(literal(rng.randbytes(60)))
+    out += 60
+    raw = snappy_raw(out, *elements)
+    assert snappy_decompress(raw, MiB) == snappy.decompress(raw)
+
+
 def test_snappy_bad_copy_deep_in_a_block_is_reported_where_it_is():
     rng = random.Random(6)
     elements, size = random_elements(rng, 8000)
