@@ -490,12 +490,14 @@ def rate_report(doc: dict, suite: str, stat: str, title: str) -> list[str]:
             "|---|--:|--:|--:|",
         ]
         for impl, (secs, records) in sorted(times.items(), key=lambda kv: kv[1][0]):
+            # a time of 0 (a minimum below process_time's resolution) has no ratio or rate
+            timed = 0 not in runs[group][impl] and (not ours or 0 not in runs[group][ours_name])
             ratio = (
                 "—"
-                if impl == ours_name or not ours
+                if impl == ours_name or not ours or not timed
                 else f"{_speedup(runs[group][impl], runs[group][ours_name]):.2f}x"
             )
-            rate = f"{records / secs:,.0f}" if records else "—"
+            rate = f"{records / secs:,.0f}" if records and secs else "—"
             out.append(f"| {impl} | {secs * 1e3:.1f} | {rate} | {ratio} |")
         out.append("")
     return out
