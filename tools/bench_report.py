@@ -200,9 +200,12 @@ def time_ratio(num: Row, den: Row) -> tuple[float, list[float]]:
     return statistics.median(each), each
 
 
-def _speedup(peer_runs: list[float], our_runs: list[float]) -> float:
-    """The median of the runs' speed-ups (peer time over ours)."""
-    return statistics.median(p / o for p, o in zip(peer_runs, our_runs, strict=True))
+def _speedup(peer_runs: list[float], our_runs: list[float]) -> str:
+    """The median of the runs' speed-ups (peer time over ours), formatted; a dash when a time
+    is 0 (a minimum below process_time's resolution)."""
+    if 0 in peer_runs or 0 in our_runs:
+        return "—"
+    return f"{statistics.median(p / o for p, o in zip(peer_runs, our_runs, strict=True)):.2f}x"
 
 
 def _per_run(each: list[float]) -> str:
@@ -448,9 +451,7 @@ def message_report(doc: dict, stat: str) -> list[str]:
         ours_runs = runs[group].get("kafkawire")
         for impl, secs in sorted(times.items(), key=lambda kv: kv[1]):
             ratio = (
-                "—"
-                if impl == "kafkawire" or not ours
-                else f"{_speedup(runs[group][impl], ours_runs):.2f}x"
+                "—" if impl == "kafkawire" or not ours else _speedup(runs[group][impl], ours_runs)
             )
             out.append(f"| {impl} | {secs * 1e3:.3f} | {ratio} |")
         out.append("")
@@ -490,14 +491,12 @@ def rate_report(doc: dict, suite: str, stat: str, title: str) -> list[str]:
             "|---|--:|--:|--:|",
         ]
         for impl, (secs, records) in sorted(times.items(), key=lambda kv: kv[1][0]):
-            # a time of 0 (a minimum below process_time's resolution) has no ratio or rate
-            timed = 0 not in runs[group][impl] and (not ours or 0 not in runs[group][ours_name])
             ratio = (
                 "—"
-                if impl == ours_name or not ours or not timed
-                else f"{_speedup(runs[group][impl], runs[group][ours_name]):.2f}x"
+                if impl == ours_name or not ours
+                else _speedup(runs[group][impl], runs[group][ours_name])
             )
-            rate = f"{records / secs:,.0f}" if records and secs else "—"
+            rate = f"{records / secs:,.0f}" if records and secs else "—"  # (0: see _speedup)
             out.append(f"| {impl} | {secs * 1e3:.1f} | {rate} | {ratio} |")
         out.append("")
     return out
