@@ -17,7 +17,7 @@ import pytest
 from kafkawire.client import Client, TopicPartition
 
 confluent_kafka = pytest.importorskip("confluent_kafka")
-broker_mod = pytest.importorskip("tests.broker")
+broker_mod = pytest.importorskip("tests.support.broker")
 
 RECORDS = 200_000
 VALUE_BYTES = 100

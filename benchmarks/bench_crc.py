@@ -15,7 +15,7 @@ import crc32c
 import pytest
 from workloads import copy_buffers
 
-from kafkawire._records import crc32c_using
+from kafkawire.records._decode import crc32c_using
 
 SIZES = {"16KiB": 16 << 10, "16MiB": 16 << 20}
 DATA = {name: random.Random(7).randbytes(n) for name, n in SIZES.items()}

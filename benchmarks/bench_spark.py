@@ -35,7 +35,7 @@ from kafkawire.client import Client, TopicPartition
 
 pyspark = pytest.importorskip("pyspark")
 confluent_kafka = pytest.importorskip("confluent_kafka")
-broker_mod = pytest.importorskip("tests.broker")
+broker_mod = pytest.importorskip("tests.support.broker")
 
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition  # noqa: E402
 
@@ -222,7 +222,7 @@ def spark():
 def segment_dirs(tmp_path_factory):
     """A topic's data dir (PARTITIONS partitions, two segment files each, 1 MiB batches) and
     a directory of Arrow IPC files holding the same rows as Spark batches."""
-    from kafkawire.segments import find_segments, read_arrow
+    from kafkawire.records.segments import find_segments, read_arrow
 
     root = tmp_path_factory.mktemp("segments")
     data, arrow = root / "data", root / "arrow"

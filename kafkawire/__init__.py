@@ -40,6 +40,11 @@ def __getattr__(name: str):
         from kafkawire import protocol
 
         return getattr(protocol, name)
+    if name in ("Client", "aio"):  # the client is imported on first use too
+        import kafkawire.aio
+        import kafkawire.client
+
+        return kafkawire.client.Client if name == "Client" else kafkawire.aio
     if name == "messages":
         import kafkawire.messages as messages
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from .broker import Broker, start_broker, stop_broker
+from tests.support.broker import Broker, start_broker, stop_broker
 
 
 @pytest.fixture(scope="session")
@@ -17,7 +17,7 @@ def broker() -> Broker:
 def zstd_decoder(request) -> str:
     """Runs a test with zstd decoded by the system's libzstd (src_c/zstd_system.c), then by
     the zstandard package alone (kafkawire.compression's careful path)."""
-    from kafkawire import _codecs
+    from kafkawire.compression import _codecs
 
     was = _codecs.system_zstd_version() is not None
     if not _codecs.use_system_zstd(request.param == "libzstd") and request.param == "libzstd":

@@ -1,8 +1,14 @@
 """Sans-IO framing: bytes in, size-prefixed frames out, and responses matched to their requests.
 
-``FrameReader`` splits a byte stream into frames (each without its 4-byte size prefix);
+``FrameReader`` splits a byte stream into frames (each without its 4-byte size prefix). Bytes
+reach it either as objects (``feed``) or straight from the socket into its own buffer
+(``get_buffer`` + ``buffer_updated``, the shape of ``socket.recv_into`` and asyncio's
+BufferedProtocol), so that a large frame is copied once, into the bytes object handed out.
 ``Correlator`` remembers the API key and version of each request sent, by correlation id, so
 that response frames, which carry neither, can be decoded.
+
+Every Kafka frame reader in kafkawire is this one: the client's sessions, the CLI's capture
+reader and recording proxy, and Kafka 0.7's framing (``pre08``).
 """
 
 from __future__ import annotations
@@ -14,52 +20,105 @@ from kafkawire.protocol._codec import decode_response, encode_request
 
 DEFAULT_MAX_FRAME_SIZE = 100 * 1024 * 1024  # Kafka's socket.request.max.bytes default
 _SIZE = struct.Struct(">i")
+_CHUNK = 65536  # the least room get_buffer offers
 
 
 class FrameReader:
-    """Collects received bytes and hands out complete frames, oldest first."""
+    """Collects received bytes and hands out complete frames, oldest first.
+
+    Memory stays bounded whatever the size prefixes say: a size over ``max_frame_size`` is an
+    error as soon as its 4 bytes arrive, and the buffer grows with the bytes that did arrive
+    (at most doubling), never to a size a prefix announces.
+    """
 
     def __init__(self, *, max_frame_size: int = DEFAULT_MAX_FRAME_SIZE) -> None:
         self.max_frame_size = max_frame_size
         self._buf = bytearray()
         self._pos = 0  # start of the first frame not handed out yet
-        self._consumed = 0  # bytes handed out before _buf's start, for error offsets
+        self._end = 0  # end of the bytes received; _buf[_end:] is room for more
+        self._consumed = 0  # bytes dropped from _buf's front, for error offsets
+
+    def get_buffer(self, sizehint: int = -1) -> memoryview:
+        """Room for the next bytes received; report how many arrived with ``buffer_updated``.
+        Release the view before the next call (asyncio and ``recv_into`` do)."""
+        buffered = self._end - self._pos
+        room = max(_CHUNK, sizehint)
+        missing = self._missing()
+        if missing > room:  # the rest of a large frame: grow with what has arrived
+            room = min(missing, max(room, buffered))
+        self._make_room(room)
+        return memoryview(self._buf)[self._end :]
+
+    def buffer_updated(self, nbytes: int) -> None:
+        """``nbytes`` were written at the start of the last ``get_buffer`` view."""
+        if not 0 <= nbytes <= len(self._buf) - self._end:
+            raise ValueError(f"buffer_updated({nbytes}) exceeds the room given")
+        self._end += nbytes
 
     def feed(self, data: bytes | bytearray | memoryview) -> None:
-        if self._pos:
-            # drop what was handed out, so that the buffer does not grow without end
-            del self._buf[: self._pos]
-            self._consumed += self._pos
-            self._pos = 0
-        self._buf += data
+        """Bytes received, handed over as an object."""
+        n = len(data)
+        self._make_room(n)
+        self._buf[self._end : self._end + n] = data
+        self._end += n
 
     def next_frame(self) -> bytes | None:
         """The next complete frame, or None until more bytes arrive."""
-        available = len(self._buf) - self._pos
+        available = self._end - self._pos
         if available < 4:
             return None
-        (size,) = _SIZE.unpack_from(self._buf, self._pos)
-        offset = self._consumed + self._pos
-        if size < 0:
-            raise CorruptError(f"negative frame size {size}", offset=offset)
-        if size > self.max_frame_size:
-            raise LimitExceededError(
-                f"frame of {size} bytes exceeds the limit of {self.max_frame_size}", offset=offset
-            )
+        size = self._frame_size()
         if available < 4 + size:
             return None
         start = self._pos + 4
         self._pos = start + size
-        return bytes(self._buf[start : self._pos])
+        with memoryview(self._buf) as view:
+            return bytes(view[start : self._pos])
 
     def __iter__(self):
         while (frame := self.next_frame()) is not None:
             yield frame
 
+    def peek(self, n: int) -> bytes:
+        """Up to ``n`` of the bytes buffered, not handed out (e.g. to tell what a peer is)."""
+        return bytes(self._buf[self._pos : min(self._pos + n, self._end)])
+
     @property
     def buffered(self) -> int:
         """Bytes received but not handed out as frames yet."""
-        return len(self._buf) - self._pos
+        return self._end - self._pos
+
+    def _frame_size(self) -> int:
+        (size,) = _SIZE.unpack_from(self._buf, self._pos)
+        offset = self._consumed + self._pos
+        if size < 0:
+            raise CorruptError(f"negative frame size {size}", offset=offset, field="frame size")
+        if size > self.max_frame_size:
+            raise LimitExceededError(
+                f"frame size {size} exceeds the limit of {self.max_frame_size}",
+                offset=offset,
+                field="frame size",
+            )
+        return size
+
+    def _missing(self) -> int:
+        """Bytes still to come of the frame being received (0 when its size is unknown)."""
+        available = self._end - self._pos
+        if available < 4:
+            return 0
+        return max(0, 4 + self._frame_size() - available)
+
+    def _make_room(self, n: int) -> None:
+        if len(self._buf) - self._end >= n:
+            return
+        if self._pos:  # drop what was handed out, so that the buffer does not grow without end
+            del self._buf[: self._pos]
+            self._consumed += self._pos
+            self._end -= self._pos
+            self._pos = 0
+        short = n - (len(self._buf) - self._end)
+        if short > 0:
+            self._buf += bytes(short)
 
 
 class Correlator:

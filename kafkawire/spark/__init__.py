@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 SOURCE_NAME = "kafkawire"
 SEGMENT_SOURCE_NAME = "kafkawire_segments"
 
-# pyspark is imported on first use, so that kafkawire.segments (which shares the Arrow
+# pyspark is imported on first use, so that kafkawire.records.segments (which shares the Arrow
 # conversion in kafkawire.spark._arrow) works without it.
 _LAZY = {
     "KafkaDataSource": "kafkawire.spark._sources",

@@ -14,7 +14,7 @@ import numpy as np
 import pyarrow as pa
 
 if TYPE_CHECKING:
-    from kafkawire._records import RecordView
+    from kafkawire.records._decode import RecordView
 
 HEADERS_TYPE = pa.list_(
     pa.field("element", pa.struct([("key", pa.string()), ("value", pa.binary())]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_segments import as_rows, build, make_data_dir, rows
+from tests.records.test_segments import as_rows, build, make_data_dir, rows
 
 
 def collect_rows(df) -> list[tuple]:

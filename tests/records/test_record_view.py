@@ -15,8 +15,7 @@ import pytest
 import kafkawire
 from kafkawire import LimitExceededError, decode_records, read_batches
 from kafkawire.compression import compress
-
-from . import kafka_bytes as kb
+from tests.support import kafka_bytes as kb
 
 TS = 1_700_000_000_000
 

@@ -31,7 +31,7 @@ from cpython.ref cimport Py_INCREF, Py_XDECREF
 
 import numpy as np
 
-from kafkawire._codecs cimport (
+from kafkawire.compression._codecs cimport (
     lz4_decompress_bytes,
     lz4_decompress_into,
     snappy_decompress_bytes,
@@ -994,7 +994,7 @@ cdef class Record:
 cdef extern from *:
     """
     #include <structmember.h>
-    #define KW_RECORD_FIELD_OFFSET(f) offsetof(struct __pyx_obj_9kafkawire_8_records_Record, f)
+    #define KW_RECORD_FIELD_OFFSET(f) offsetof(struct __pyx_obj_9kafkawire_7records_7_decode_Record, f)
     #define KW_RECORD_OFFSET_OFFSET KW_RECORD_FIELD_OFFSET(offset)
     #define KW_RECORD_TIMESTAMP_OFFSET KW_RECORD_FIELD_OFFSET(timestamp)
     #define KW_RECORD_KEY_OFFSET KW_RECORD_FIELD_OFFSET(key)
@@ -1720,11 +1720,11 @@ cdef class RecordView:
         binary="view" (binary_view columns pointing into the input: no copy),
         "plain" (binary, copied) or "large" (large_binary, copied).
         """
-        from kafkawire._arrow import record_view_to_arrow
+        from kafkawire.records.arrow import record_view_to_arrow
 
         return record_view_to_arrow(self, binary)
 
-    # -- access for kafkawire._arrow --
+    # -- access for kafkawire.records.arrow --
     def _segment_buffers(self):
         # a slice: the caller may release what it gets without releasing ours
         return [self.walker.bytes_view()[:]] + list(self.walker.segments)

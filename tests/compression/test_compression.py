@@ -423,7 +423,7 @@ def test_bombs_keep_rss_small():
     script = textwrap.dedent(
         """
         import resource, sys
-        import tests.test_compression as t
+        import tests.compression.test_compression as t
         from kafkawire.compression import decompress
         from kafkawire.errors import LimitExceededError
         bombs = [(codec, build()) for codec, build in t.BOMBS.values()]
@@ -440,7 +440,7 @@ def test_bombs_keep_rss_small():
         print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
         """
     )
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, *sys.path]))
     result = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=root

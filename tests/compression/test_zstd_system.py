@@ -1,6 +1,6 @@
-"""zstd through the system's libzstd (kafkawire._codecs, src_c/zstd_system.c), against the
-zstandard package: the same output, the same caps, and every error left to the careful path
-(kafkawire.compression), which reports it."""
+"""zstd through the system's libzstd (kafkawire.compression._codecs, src_c/zstd_system.c),
+against the zstandard package: the same output, the same caps, and every error left to the
+careful path (kafkawire.compression), which reports it."""
 
 from __future__ import annotations
 
@@ -15,12 +15,10 @@ import pytest
 import zstandard
 
 import kafkawire
-from kafkawire import _codecs
-from kafkawire.compression import Codec, decompress, zstd_decoder
+from kafkawire.compression import Codec, _codecs, decompress, zstd_decoder
 from kafkawire.errors import DecodeError, DecompressionError, LimitExceededError
-
-from .kafka_bytes import record, v2_batch
-from .test_compression import DATA, MiB, samples, zstd_streamed
+from tests.compression.test_compression import DATA, MiB, samples, zstd_streamed
+from tests.support.kafka_bytes import record, v2_batch
 
 SKIPPABLE = struct.pack("<II", 0x184D2A5E, 5) + b"hello"
 ZSTD_ATTRIBUTES = 4  # codec bits of a batch's attributes
@@ -216,7 +214,7 @@ def test_threads_decode_large_payloads_without_the_gil(system_zstd):
 
 
 def test_environment_switch_turns_the_system_library_off():
-    script = "from kafkawire import _codecs; print(_codecs.system_zstd_version())"
+    script = "from kafkawire.compression import _codecs; print(_codecs.system_zstd_version())"
     env = dict(os.environ, KAFKAWIRE_SYSTEM_ZSTD="0")
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr

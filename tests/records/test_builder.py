@@ -17,9 +17,9 @@ from kafka.record import MemoryRecords as KpMemoryRecords
 from kafka.record.default_records import DefaultRecordBatchBuilder as KpBuilder
 from kafka.record.legacy_records import LegacyRecordBatchBuilder as KpLegacyBuilder
 
-from kafkawire._builder import BatchBuilder, build_batches, build_control_batch
-from kafkawire._records import read_batches
 from kafkawire.errors import EncodeError
+from kafkawire.records._build import BatchBuilder, build_batches, build_control_batch
+from kafkawire.records._decode import read_batches
 
 CODECS = [None, "gzip", "snappy", "lz4", "zstd"]
 CODEC_IDS = {None: 0, "gzip": 1, "snappy": 2, "lz4": 3, "zstd": 4}

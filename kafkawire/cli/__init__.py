@@ -851,7 +851,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
         import pyarrow.parquet as pq
     except ImportError:
         raise CliError("convert needs pyarrow: pip install 'kafkawire[arrow]'") from None
-    from kafkawire import segments
+    from kafkawire.records import segments
     from kafkawire.spark._arrow import arrow_schema, kafka_batches
 
     try:
@@ -911,7 +911,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 def benchmarks_dir() -> Path | None:
     """The benchmarks/ of a source checkout that this kafkawire was installed from."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     candidate = root / "benchmarks"
     return candidate if (candidate / "conftest.py").is_file() else None
 

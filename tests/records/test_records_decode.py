@@ -21,10 +21,9 @@ from kafkawire import (
     decode_records,
     read_batches,
 )
-from kafkawire._records import crc32c_using
 from kafkawire.records import crc32c, crc32c_implementation
-
-from . import kafka_bytes as kb
+from kafkawire.records._decode import crc32c_using
+from tests.support import kafka_bytes as kb
 
 TS = 1_700_000_000_000
 

@@ -17,7 +17,7 @@ from kafkawire.errors import CorruptError
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from kafkawire._records import RecordView
+    from kafkawire.records._decode import RecordView
 
 _BINARY_KINDS = ("view", "plain", "large")
 

@@ -7,8 +7,8 @@ one-shot library call write the result.
   streams with ``max_length``, which caps the output as it is produced; concatenated
   members are decoded one after the other. Compression stays with stdlib ``zlib``, whose
   level 6 is what Java's GZIPOutputStream writes.
-* snappy and lz4 decode in C (``kafkawire._codecs``; the ``cramjam`` and ``lz4`` libraries
-  only compress): a 16 KiB payload costs a few microseconds to decode, so the per-call
+* snappy and lz4 decode in C (``kafkawire.compression._codecs``; the ``cramjam`` and ``lz4``
+  libraries only compress): a 16 KiB payload costs a few microseconds to decode, so the per-call
   overhead of Python code and of the libraries' wrappers was most of the time.
   - snappy: raw snappy declares its length up front, so the declared lengths of all blocks
     are checked against the cap (and against what the block's size can encode) before one
@@ -20,7 +20,7 @@ one-shot library call write the result.
     that proves too small, into one of min(bound, max_size) bytes; the result is shrunk to
     its size. The decoder stops before writing past the buffer.
 * zstd: where the system has libzstd 1.5 (``libzstd.so.1``), payloads go straight to it
-  from C (``kafkawire._codecs``, ``src_c/zstd_system.c``): the frame headers bound the
+  from C (``kafkawire.compression._codecs``, ``src_c/zstd_system.c``): the frame headers bound the
   output, which one one-shot call decodes into a buffer of that size (or of the size the
   previous payload's ratio predicts, for frames that declare none). Measured 7-8% faster
   than the ``zstandard`` package on 16 KiB payloads, before its per-call overhead. Anything
@@ -46,10 +46,10 @@ import lz4.frame
 import zstandard
 from isal import isal_zlib
 
-from kafkawire import _codecs
-from kafkawire._codecs import lz4_frame_decompress as _lz4_decompress
-from kafkawire._codecs import snappy_decompress as _snappy_decompress
-from kafkawire._codecs import xxh32 as _xxh32
+from kafkawire.compression import _codecs
+from kafkawire.compression._codecs import lz4_frame_decompress as _lz4_decompress
+from kafkawire.compression._codecs import snappy_decompress as _snappy_decompress
+from kafkawire.compression._codecs import xxh32 as _xxh32
 from kafkawire.errors import (
     DecompressionError,
     EncodeError,

@@ -1,4 +1,4 @@
-"""Tests of the C decoders of kafkawire._codecs (lz4 frames, snappy raw and xerial).
+"""Tests of the C decoders of kafkawire.compression._codecs (lz4 frames, snappy raw and xerial).
 
 They must decode whatever the reference libraries (lz4, cramjam, python-snappy) write to the
 same bytes, and refuse corrupt, truncated or oversized input with DecompressionError or
@@ -19,8 +19,8 @@ import lz4.frame
 import pytest
 import snappy
 
-from kafkawire._codecs import lz4_frame_decompress, snappy_decompress, xxh32
 from kafkawire.compression import Codec, compress, decompress
+from kafkawire.compression._codecs import lz4_frame_decompress, snappy_decompress, xxh32
 from kafkawire.errors import DecompressionError, LimitExceededError
 
 KiB = 1 << 10

@@ -311,8 +311,8 @@ def test_total_cap_counts_every_payload():
 
 
 def test_limit_defaults_and_bad_values():
-    per_batch = kafkawire._records.DEFAULT_MAX_DECOMPRESSED_SIZE
-    per_call = kafkawire._records.DEFAULT_MAX_TOTAL_DECOMPRESSED_SIZE
+    per_batch = kafkawire.records._decode.DEFAULT_MAX_DECOMPRESSED_SIZE
+    per_call = kafkawire.records._decode.DEFAULT_MAX_TOTAL_DECOMPRESSED_SIZE
     assert (per_batch, per_call) == (256 * MiB, 1024 * MiB)
     assert FrameReader().max_frame_size == framing.DEFAULT_MAX_FRAME_SIZE == 100 * MiB
     with pytest.raises(ValueError):

@@ -24,7 +24,7 @@ from kafkawire.client import (
     RequestTimeoutError,
     TopicPartition,
 )
-from kafkawire.errors import CorruptError, DecodeError
+from kafkawire.errors import DecodeError, LimitExceededError
 from kafkawire.protocol import ApiKey, decode_request
 from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError
 from kafkawire.protocol.versions import (
@@ -35,8 +35,7 @@ from kafkawire.protocol.versions import (
     retry_version,
     supported_versions,
 )
-
-from .broker import free_port, start_broker, stop_broker, wait_for_port
+from tests.support.broker import free_port, start_broker, stop_broker, wait_for_port
 
 
 def read_frame(conn: socket.socket) -> bytes | None:
@@ -215,16 +214,19 @@ def test_reconnects_after_a_dropped_connection():
     def handler(peer, conn, index):
         serve_handshake(peer, conn)
         if index == 0:
-            return  # drop the first connection after the handshake
+            peer.next_request(conn)
+            return  # drop the first connection with a request in flight
         while serve_metadata(peer, conn):
             pass
 
     peer = Peer(handler)
     try:
         with Client(peer.address, retries=3, retry_backoff=0.01) as client:
-            client._any_connection()  # the first connection, dropped by the peer
-            time.sleep(0.1)
             assert client.metadata([]).controller_id == 1
+        keys = [header.request_api_key for header, _ in peer.requests]
+        # the lost Metadata, then on the new connection the refresh and the retry
+        assert keys.count(ApiKey.METADATA) == 3
+        assert keys.count(ApiKey.API_VERSIONS) == 4  # two handshakes, each downgraded once
     finally:
         peer.close()
 
@@ -240,7 +242,7 @@ def test_oversized_frame_is_refused():
     try:
         with (
             Client(peer.address, retries=0, max_frame_size=1 << 20) as client,
-            pytest.raises(CorruptError, match="frame size"),
+            pytest.raises(LimitExceededError, match="frame size 2147483647 exceeds"),
         ):
             client.metadata()
     finally:

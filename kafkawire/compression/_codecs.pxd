@@ -1,4 +1,4 @@
-# C-level entry points of kafkawire._codecs, for kafkawire._records: decoding straight
+# C-level entry points of kafkawire.compression._codecs, for kafkawire.records._decode: decoding straight
 # from the input's memory, into a new bytes object (read_batches) or into memory the caller
 # owns (decode_records' payload slabs).
 

@@ -1,12 +1,12 @@
 """Kafka records: decoding (read_batches, decode_records) and building
 (BatchBuilder, build_batches, build_control_batch).
 
-The work is done in the compiled modules kafkawire._records (decode) and
-kafkawire._builder (encode); this module is their public face.
+The work is done in the compiled modules kafkawire.records._decode (decode) and
+kafkawire.records._build (encode); this module is their public face.
 """
 
-from kafkawire._builder import BatchBuilder, build_batches, build_control_batch
-from kafkawire._records import (
+from kafkawire.records._build import BatchBuilder, build_batches, build_control_batch
+from kafkawire.records._decode import (
     BatchReader,
     BinaryColumn,
     ControlRecord,

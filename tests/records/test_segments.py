@@ -1,4 +1,4 @@
-"""kafkawire.segments: Kafka log-segment files (record batches back to back, as a broker
+"""kafkawire.records.segments: Kafka log-segment files (record batches back to back, as a broker
 writes them) read without a broker, in bounded chunks, with corrupt data reported by file
 and byte offset."""
 
@@ -12,7 +12,7 @@ import pytest
 
 from kafkawire import BatchBuilder, build_batches, build_control_batch
 from kafkawire.errors import CorruptError, CrcError, DecodeError, TruncatedError
-from kafkawire.segments import find_segments, read_arrow, read_table, read_views
+from kafkawire.records.segments import find_segments, read_arrow, read_table, read_views
 
 T0 = 1_700_000_000_000
 
@@ -201,7 +201,7 @@ def test_corrupt_batch_names_the_file_and_byte(tmp_path, caplog):
     assert info.value.offset == second + 17  # the batch's CRC field, counted from file start
     assert info.value.batch_offset == 10
     # failOnDataLoss=false: the bad batch is skipped, the ones around it read
-    with caplog.at_level(logging.WARNING, logger="kafkawire.segments"):
+    with caplog.at_level(logging.WARNING, logger="kafkawire.records.segments"):
         table = read_table(path, skip_corrupt=True)
     assert table.column("offset").to_pylist() == list(range(10)) + list(range(20, 30))
     assert "skipping" in caplog.text and str(path) in caplog.text
@@ -217,7 +217,7 @@ def test_impossible_length_and_truncated_tail(tmp_path, caplog):
     with pytest.raises(CorruptError) as info:
         list(read_views(path))
     assert info.value.offset == second + 8 and str(path) in str(info.value)
-    with caplog.at_level(logging.WARNING, logger="kafkawire.segments"):
+    with caplog.at_level(logging.WARNING, logger="kafkawire.records.segments"):
         assert read_table(path, skip_corrupt=True).num_rows == 10  # nothing to resync on
     assert len(caplog.records) == 1
 

@@ -1,0 +1,187 @@
+"""The asyncio transport: drives flows over asyncio connections (BufferedProtocol).
+
+With the synchronous transport, the only client module that touches sockets. Each broker
+connection is a protocol object whose received bytes go straight into its session's frame
+buffer; every call waits on a future with its own deadline. A call that times out closes its
+connection (a late answer must not be taken for another request's), failing the calls that
+shared it, which the flows' retries then send again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+from kafkawire.errors import KafkawireError
+
+from .core import ClientCore, ConnectionKey
+from .errors import BrokerConnectionError, ClientError, RequestTimeoutError
+from .flow import Call, Flow, Gather, Sleep
+from .session import BrokerSession, Completion
+
+
+class _Protocol(asyncio.BufferedProtocol):
+    def __init__(self, session: BrokerSession) -> None:
+        self.session = session
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.flush()
+
+    def flush(self) -> None:
+        if self.transport is not None and self.session.has_data_to_send:
+            self.transport.write(self.session.data_to_send())
+
+    def get_buffer(self, sizehint: int) -> memoryview:
+        return self.session.get_buffer(sizehint)
+
+    def buffer_updated(self, nbytes: int) -> None:
+        _resolve(self.session.buffer_updated(nbytes))
+        if self.session.closed:  # not Kafka, or a broken stream
+            self.close()
+        else:
+            self.flush()  # the handshake's end releases the waiting requests
+
+    def eof_received(self) -> bool:
+        return False  # close the transport
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        error = None
+        if exc is not None:
+            error = BrokerConnectionError(f"connection to {self.session.address} lost: {exc}")
+        _resolve(self.session.connection_lost(error))
+
+    def close(self, error: BaseException | None = None) -> None:
+        _resolve(self.session.connection_lost(error) if error else self.session.close())
+        if self.transport is not None:
+            self.transport.abort()
+
+
+def _resolve(done: list[Completion]) -> None:
+    for future, response, error in done:
+        if future.done():
+            continue
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(response)
+
+
+class AsyncTransport:
+    def __init__(self, core: ClientCore) -> None:
+        self._core = core
+        self._connections: dict[ConnectionKey, _Protocol] = {}
+        self._connecting: dict[ConnectionKey, asyncio.Future] = {}
+
+    async def run(self, flow: Flow):
+        """Drive ``flow`` to its end; its return value."""
+        value, error = None, None
+        while True:
+            try:
+                effect = flow.throw(error) if error is not None else flow.send(value)
+            except StopIteration as stop:
+                return stop.value
+            value, error = None, None
+            if isinstance(effect, Call):
+                (value,) = await self._perform([effect])
+                if isinstance(value, BaseException):
+                    value, error = None, value
+            elif isinstance(effect, Gather):
+                value = await self._perform(effect.calls)
+            elif isinstance(effect, Sleep):
+                await asyncio.sleep(effect.seconds)
+            else:
+                raise TypeError(f"a flow yielded {effect!r}")
+
+    async def close(self) -> None:
+        for conn in list(self._connections.values()):
+            conn.close()
+        self._connections.clear()
+
+    async def _perform(self, calls: list[Call]) -> list:
+        return list(await asyncio.gather(*(self._one(call) for call in calls)))
+
+    async def _one(self, call: Call):
+        """The response to ``call``, or the exception that ended it."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + call.timeout
+        try:
+            conn = await self._connection(call.node)
+        except ClientError as exc:
+            return exc
+        future = loop.create_future()
+        _resolve(conn.session.send(call.request, future, newest=call.newest))
+        conn.flush()
+        try:
+            return await asyncio.wait_for(future, max(0.0, deadline - loop.time()))
+        except asyncio.TimeoutError:
+            error = RequestTimeoutError(
+                f"no answer from {conn.session.address} in {call.timeout:g} s"
+            )
+            conn.close()  # the answer may still come: the connection cannot be reused
+            return error
+        except KafkawireError as exc:  # lost connection, broker error, bad answer: the flow's
+            return exc
+
+    async def _connection(self, node: int | None) -> _Protocol:
+        route = self._core.route(node)
+        for key, _ in route:  # an open connection first
+            conn = self._connections.get(key)
+            if conn is not None and not conn.session.closed:
+                return conn
+        errors = []
+        for key, (host, port) in route:
+            try:
+                return await self._connect(key, host, port)
+            except BrokerConnectionError as exc:
+                errors.append(str(exc))
+        if not route:
+            raise BrokerConnectionError(f"broker {node} is not in the cluster metadata")
+        if len(errors) == 1:
+            raise BrokerConnectionError(errors[0])
+        raise BrokerConnectionError("no broker reachable: " + "; ".join(errors))
+
+    async def _connect(self, key: ConnectionKey, host: str, port: int) -> _Protocol:
+        pending = self._connecting.get(key)
+        if pending is not None:  # another task is connecting there: share its connection
+            return await asyncio.shield(pending)
+        loop = asyncio.get_running_loop()
+        attempt = self._connecting[key] = loop.create_future()
+        try:
+            conn = await self._open(host, port)
+        except BaseException as exc:
+            attempt.set_exception(exc)
+            attempt.exception()  # retrieved here: no "never retrieved" warning
+            raise
+        finally:
+            del self._connecting[key]
+        old = self._connections.get(key)
+        if old is not None:
+            old.close()
+        self._connections[key] = conn
+        attempt.set_result(conn)
+        return conn
+
+    async def _open(self, host: str, port: int) -> _Protocol:
+        config = self._core.config
+        address = f"{host}:{port}"
+        session = BrokerSession(
+            address, client_id=config.client_id, max_frame_size=config.max_frame_size
+        )
+        loop = asyncio.get_running_loop()
+        try:
+            _, protocol = await asyncio.wait_for(
+                loop.create_connection(lambda: _Protocol(session), host, port),
+                config.connect_timeout,
+            )
+        except asyncio.TimeoutError:
+            raise BrokerConnectionError(
+                f"cannot connect to {address}: no answer in {config.connect_timeout:g} s"
+            ) from None
+        except OSError as exc:
+            raise BrokerConnectionError(f"cannot connect to {address}: {exc}") from None
+        return protocol

@@ -1,0 +1,196 @@
+"""The two faces of the request-level client: ``Client`` (blocking) and ``AsyncClient``
+(asyncio, ``kafkawire.aio.Client``).
+
+Both have the same constructor and methods, written once in ``_Methods``: each method starts
+a flow (``flow.py``) and hands it to ``_run``, which the blocking face drives to its end and
+the asyncio face turns into a coroutine. Only ``read_range`` (an iterator, or an async one)
+and the lifecycle methods differ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from typing import Any
+
+from . import admin, offsets, producer
+from .aio_transport import AsyncTransport
+from .config import ClientConfig, client_config
+from .core import ClientCore
+from .fetcher import RangeReader, fetch
+from .flow import Flow
+from .sync_transport import SyncTransport
+from .types import READ_UNCOMMITTED, RecordChunk, TopicPartition
+
+
+class _Methods:
+    _core: ClientCore
+
+    def __init__(
+        self,
+        bootstrap_servers: str | Sequence[str] | None = None,
+        *,
+        config: Mapping[str, Any] | None = None,
+        **settings: Any,
+    ) -> None:
+        self._core = ClientCore(client_config(bootstrap_servers, config, **settings))
+
+    def _run(self, flow: Flow):
+        raise NotImplementedError
+
+    @property
+    def config(self) -> ClientConfig:
+        return self._core.config
+
+    def __repr__(self) -> str:
+        servers = ",".join(f"{h}:{p}" for h, p in self.config.bootstrap_servers)
+        return f"<{type(self).__qualname__} {servers} client_id={self.config.client_id!r}>"
+
+    def metadata(self, topics: Sequence[str] | None = None):
+        """Brokers and topics (all of them when ``topics`` is None); refreshes the leaders the
+        client sends requests to."""
+        return self._run(self._core.metadata(topics))
+
+    def partitions_for(self, topic: str):
+        """The partition numbers of ``topic``.
+
+        :raises UnknownTopicOrPartitionError: no such topic."""
+
+        def flow():
+            return sorted((yield from self._core.topic(topic, refresh=True)).partitions)
+
+        return self._run(flow())
+
+    def list_offsets(self, specs, *, isolation_level: int = READ_UNCOMMITTED):
+        """Offsets by spec: EARLIEST, LATEST (the high watermark, or the last stable offset
+        with READ_COMMITTED) or a timestamp in ms (the first offset whose timestamp is at least
+        that, offset -1 when there is none)."""
+        return self._run(offsets.list_offsets(self._core, specs, isolation_level=isolation_level))
+
+    def earliest_offsets(self, tps):
+        return self._run(offsets.earliest_offsets(self._core, tps))
+
+    def latest_offsets(self, tps, *, isolation_level: int = READ_UNCOMMITTED):
+        return self._run(offsets.latest_offsets(self._core, tps, isolation_level=isolation_level))
+
+    def fetch(self, positions, **options):
+        """One Fetch per partition leader (all at once); each partition's raw record batches
+        and state. Options: max_wait_ms, min_bytes, max_bytes, partition_max_bytes,
+        isolation_level. Partition errors are in ``FetchedPartition.error_code``; a leader
+        change is retried."""
+        return self._run(fetch(self._core, positions, **options))
+
+    def produce(
+        self,
+        tp,
+        batches,
+        *,
+        acks: int = -1,
+        timeout_ms: int = 30000,
+        transactional_id: str | None = None,
+    ):
+        """Append record batches (from BatchBuilder / build_batches) to one partition."""
+        return self._run(
+            producer.produce(
+                self._core,
+                tp,
+                batches,
+                acks=acks,
+                timeout_ms=timeout_ms,
+                transactional_id=transactional_id,
+            )
+        )
+
+    def produce_columns(self, tp, values, **options):
+        """Encode columns (as build_batches takes them) into batches and produce them to one
+        partition; options: keys, timestamps, headers, compression, acks, max_batch_bytes,
+        producer (an IdempotentProducer), timeout_ms."""
+        return self._run(producer.produce_columns(self._core, tp, values, **options))
+
+    def init_producer_id(self, transactional_id: str | None = None, **options):
+        """A producer id and epoch from the broker (InitProducerId)."""
+        return self._run(producer.init_producer_id(self._core, transactional_id, **options))
+
+    def idempotent_producer(self):
+        """A producer identity for produce_columns(..., producer=...)."""
+        return self._run(producer.idempotent_producer(self._core))
+
+    def create_topics(self, topics, **options):
+        """Create topics (a mapping gives each its partition count) and wait until their
+        leaders are known; options: num_partitions, replication_factor, configs, timeout_ms,
+        exist_ok."""
+        return self._run(admin.create_topics(self._core, topics, **options))
+
+    def delete_topics(self, names: Sequence[str], *, timeout_ms: int = 30000):
+        return self._run(admin.delete_topics(self._core, names, timeout_ms=timeout_ms))
+
+
+class Client(_Methods):
+    """A blocking client for one Kafka cluster.
+
+    :param bootstrap_servers: "host:port,host:port" or a list of "host:port".
+    :param config: Kafka client properties (``client.id``, ``request.timeout.ms``, ...).
+    :param settings: ``client_id``, ``request_timeout``, ``connect_timeout`` (seconds),
+        ``retries``, ``retry_backoff``, ``retry_backoff_max``, ``max_frame_size``; they
+        override ``config``.
+
+    Not thread-safe: use one client per thread.
+    """
+
+    def __init__(self, bootstrap_servers=None, *, config=None, **settings) -> None:
+        super().__init__(bootstrap_servers, config=config, **settings)
+        self._transport = SyncTransport(self._core)
+
+    def _run(self, flow: Flow):
+        return self._transport.run(flow)
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._transport.close()
+
+    def read_range(
+        self, tp: TopicPartition, start: int, end: int | None = None, **options
+    ) -> Iterator[RecordChunk]:
+        """The records of one partition with ``start <= offset < end``, in offset order, as
+        RecordChunks (no Python object per record). ``end`` None: the high watermark (the
+        last stable offset with READ_COMMITTED) when the read starts. Options:
+        isolation_level, verify_crc, partition_max_bytes, max_wait_ms.
+
+        :raises OffsetOutOfRangeError: ``start`` is below the log start offset or past the end.
+        """
+        reader = RangeReader(self._core, tp, start, end, **options)
+        while (chunk := self._run(reader.next_chunk())) is not None:
+            yield chunk
+
+
+class AsyncClient(_Methods):
+    """The asyncio client: ``Client``'s constructor and methods, as coroutines
+    (``read_range`` is an async iterator). Use it from one event loop."""
+
+    def __init__(self, bootstrap_servers=None, *, config=None, **settings) -> None:
+        super().__init__(bootstrap_servers, config=config, **settings)
+        self._transport = AsyncTransport(self._core)
+
+    async def _run(self, flow: Flow):
+        return await self._transport.run(flow)
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc_info) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self._transport.close()
+
+    async def read_range(
+        self, tp: TopicPartition, start: int, end: int | None = None, **options
+    ) -> AsyncIterator[RecordChunk]:
+        """``Client.read_range``, as an async iterator."""
+        reader = RangeReader(self._core, tp, start, end, **options)
+        while (chunk := await self._run(reader.next_chunk())) is not None:
+            yield chunk

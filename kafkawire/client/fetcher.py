@@ -1,0 +1,247 @@
+"""Fetch: raw record batches per partition, and offset ranges read into RecordView chunks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from kafkawire.errors import CorruptError
+from kafkawire.protocol import messages as m
+from kafkawire.protocol.error_codes import (
+    ERRORS,
+    BrokerError,
+    ErrorCode,
+    OffsetOutOfRangeError,
+    raise_for_code,
+)
+from kafkawire.records import decode_records
+
+from .core import ClientCore
+from .errors import ClientError
+from .flow import Flow, Gather
+from .types import (
+    NO_TOPIC_ID,
+    READ_COMMITTED,
+    READ_UNCOMMITTED,
+    FetchedPartition,
+    RecordChunk,
+    TopicPartition,
+)
+
+FETCH_DEFAULTS = {
+    "max_wait_ms": 500,
+    "min_bytes": 1,
+    "max_bytes": 52428800,
+    "partition_max_bytes": 10485760,
+    "isolation_level": READ_UNCOMMITTED,
+}
+
+
+class _MissingPartitions(BrokerError):
+    """A fetch answer left out partitions it was asked for: ask again."""
+
+    retriable = True
+
+
+def fetch(
+    core: ClientCore, positions: Mapping[TopicPartition, int], **options
+) -> Flow[dict[TopicPartition, FetchedPartition]]:
+    """One Fetch per partition leader, all leaders at once; each partition's raw record
+    batches and state. Partition errors are reported in ``FetchedPartition.error_code``, not
+    raised, but a leader change (NOT_LEADER_OR_FOLLOWER and friends) is retried."""
+    options = {**FETCH_DEFAULTS, **options}
+    positions = {TopicPartition(*tp): offset for tp, offset in positions.items()}
+    results: dict[TopicPartition, FetchedPartition] = {}
+
+    def attempt():
+        pending = [tp for tp in positions if tp not in results]
+        groups = yield from core.by_leader(pending)
+        calls = []
+        names_of = []
+        for leader, tps in groups.items():
+            call, names = yield from _fetch_call(core, leader, {tp: positions[tp] for tp in tps})
+            calls.append(call)
+            names_of.append(names)
+        answers = yield Gather([c(options) for c in calls])
+        stale = failure = None
+        for answer, names in zip(answers, names_of, strict=True):
+            if isinstance(answer, BaseException):
+                failure = failure or answer
+                continue
+            for tp, part in _partitions(answer, names).items():
+                info = ERRORS.get(part.error_code)
+                if part.error_code and info is not None and info.retriable:
+                    stale = part
+                else:
+                    results[tp] = part
+        if failure is not None:  # the other leaders' answers are kept
+            raise failure
+        if stale is not None:  # a leader moved: refresh and ask the new one
+            stale.raise_for_error()
+        missing = [tp for tp in positions if tp not in results]
+        if missing:
+            raise _MissingPartitions(f"Fetch answer lacks {missing}")
+        return results
+
+    return (yield from core.retrying(attempt, "Fetch"))
+
+
+def _fetch_call(core: ClientCore, leader: int, positions: Mapping[TopicPartition, int]):
+    """(a function of the fetch options that makes the Call, {topic id: name})."""
+    by_topic: dict[str, dict[int, int]] = {}
+    for tp, offset in positions.items():
+        by_topic.setdefault(tp.topic, {})[tp.partition] = offset
+    ids = {}
+    for name in by_topic:
+        ids[name] = (yield from core.topic(name)).topic_id
+    names = {topic_id: name for name, topic_id in ids.items()}
+
+    def make(options):
+        request = m.FetchRequest(
+            replica_id=-1,
+            max_wait_ms=options["max_wait_ms"],
+            min_bytes=options["min_bytes"],
+            max_bytes=options["max_bytes"],
+            isolation_level=options["isolation_level"],
+            session_id=0,
+            session_epoch=-1,  # no fetch session: every fetch names its partitions
+            topics=[
+                # both the name and the id: the version chosen keeps the one it has
+                m.FetchRequest.FetchTopic(
+                    topic=name,
+                    topic_id=ids[name],
+                    partitions=[
+                        m.FetchRequest.FetchPartition(
+                            partition=partition,
+                            fetch_offset=offset,
+                            partition_max_bytes=options["partition_max_bytes"],
+                        )
+                        for partition, offset in parts.items()
+                    ],
+                )
+                for name, parts in by_topic.items()
+            ],
+        )
+        # Fetch 13+ names topics by id: only when the broker knows the ids
+        newest = None if all(i != NO_TOPIC_ID for i in ids.values()) else 12
+        return core.call(
+            leader, request, extra_timeout=options["max_wait_ms"] / 1000, newest=newest
+        )
+
+    return make, names
+
+
+def _partitions(response, names) -> dict[TopicPartition, FetchedPartition]:
+    raise_for_code(response.error_code, "Fetch")
+    out = {}
+    for t in response.responses:
+        name = t.topic or names.get(t.topic_id)
+        for p in t.partitions:
+            tp = TopicPartition(name, p.partition_index)
+            aborted = p.aborted_transactions
+            out[tp] = FetchedPartition(
+                tp,
+                memoryview(p.records if p.records is not None else b""),
+                p.error_code,
+                p.high_watermark,
+                p.last_stable_offset,
+                p.log_start_offset,
+                None if aborted is None else [(a.producer_id, a.first_offset) for a in aborted],
+            )
+    return out
+
+
+class RangeReader:
+    """Reads the records of one partition with ``start <= offset < end`` as RecordChunks:
+    each ``next_chunk()`` flow returns the next chunk, or None at the end. Control records,
+    and with READ_COMMITTED the records of aborted transactions, are left out; offsets removed
+    by compaction or retention inside the range are skipped."""
+
+    def __init__(
+        self,
+        core: ClientCore,
+        tp: TopicPartition,
+        start: int,
+        end: int | None = None,
+        *,
+        isolation_level: int = READ_UNCOMMITTED,
+        verify_crc: bool = True,
+        partition_max_bytes: int = 10485760,
+        max_wait_ms: int = 500,
+    ) -> None:
+        self.core = core
+        self.tp = TopicPartition(*tp)
+        self.position = start
+        self.end = end
+        self.isolation_level = isolation_level
+        self.verify_crc = verify_crc
+        self.limit = partition_max_bytes
+        self.max_wait_ms = max_wait_ms
+
+    def next_chunk(self) -> Flow[RecordChunk | None]:
+        from .offsets import latest_offsets
+
+        tp = self.tp
+        if self.end is None:
+            ends = yield from latest_offsets(self.core, [tp], isolation_level=self.isolation_level)
+            self.end = ends[tp]
+        end = self.end
+        max_frame_size = self.core.config.max_frame_size
+        while self.position < end:
+            position = self.position
+            part = (
+                yield from fetch(
+                    self.core,
+                    {tp: position},
+                    isolation_level=self.isolation_level,
+                    partition_max_bytes=self.limit,
+                    max_bytes=max(self.limit, 52428800),
+                    max_wait_ms=self.max_wait_ms,
+                )
+            )[tp]
+            outside = OffsetOutOfRangeError(
+                f"{tp.topic}-{tp.partition}: offset {position} is outside "
+                f"[{part.log_start_offset}, {part.high_watermark}]"
+            )
+            if part.error_code == ErrorCode.OFFSET_OUT_OF_RANGE:
+                raise outside
+            part.raise_for_error()
+            if not part.log_start_offset <= position <= part.high_watermark:
+                raise outside  # brokers that answer such a fetch with no records and no error
+            stable = (
+                part.last_stable_offset
+                if self.isolation_level == READ_COMMITTED and part.last_stable_offset >= 0
+                else part.high_watermark
+            )
+            if len(part.records) == 0:
+                if stable <= position:
+                    return None  # the partition ends before `end`: nothing more to read
+                continue
+            # an empty list still drops control batches; aborted ones only with READ_COMMITTED
+            aborted = part.aborted_transactions if self.isolation_level == READ_COMMITTED else None
+            view = decode_records(
+                part.records, verify_crc=self.verify_crc, aborted_transactions=aborted or []
+            )
+            if view.num_batches == 0 and view.next_offset <= position:
+                # one batch larger than the partition limit: ask again with room for it
+                if self.limit >= max_frame_size:
+                    raise ClientError(
+                        f"{tp.topic}-{tp.partition}: the batch at offset {position} does not "
+                        f"fit in {max_frame_size} bytes"
+                    )
+                self.limit = min(self.limit * 4, max_frame_size)
+                continue
+            next_offset = view.next_offset
+            if next_offset <= position:
+                raise CorruptError(
+                    f"{tp.topic}-{tp.partition}: fetch at offset {position} made no progress",
+                    batch_offset=position,
+                )
+            offsets = view.offsets
+            lo = int(np.searchsorted(offsets, position, "left")) if len(offsets) else 0
+            hi = int(np.searchsorted(offsets, end, "left")) if len(offsets) else 0
+            self.position = min(next_offset, end)
+            if hi > lo:
+                return RecordChunk(tp, view, lo, hi, self.position)
+        return None

@@ -1,0 +1,279 @@
+"""One broker connection as a sans-IO state machine: bytes in, completed requests out.
+
+A session starts in the handshake: its first bytes to send are an ApiVersionsRequest at the
+newest version kafkawire speaks (asked again at an older one after the broker's downgrade
+answer, KIP-511). Requests handed to ``send`` before the handshake ends wait; after it they are
+encoded at once at the version both sides speak, so several can be in flight on one connection
+(pipelining); answers are matched to them by correlation id. The transport that owns the socket
+calls ``data_to_send`` / ``get_buffer`` / ``buffer_updated`` / ``connection_lost``; each call that
+can finish requests returns them as ``(token, response, error)`` triples, where ``token`` is
+whatever the transport handed to ``send`` (an index, a future).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+from kafkawire import __version__
+from kafkawire.errors import CorruptError, DecodeError
+from kafkawire.protocol import messages as m
+from kafkawire.protocol._codec import decode_response, encode_request
+from kafkawire.protocol._generated_messages import ApiKey
+from kafkawire.protocol.error_codes import BrokerError, raise_for_code
+from kafkawire.protocol.framing import FrameReader
+from kafkawire.protocol.versions import (
+    choose_version,
+    decode_api_versions_response,
+    negotiate,
+    retry_version,
+)
+
+from .errors import BrokerConnectionError, NotKafkaError
+
+# The oldest version of each API the client can use: record batches (magic 2) need Produce 3
+# and Fetch 4; ListOffsets 1 answers one offset per partition.
+OLDEST_VERSIONS = {
+    ApiKey.PRODUCE: 3,
+    ApiKey.FETCH: 4,
+    ApiKey.LIST_OFFSETS: 1,
+    ApiKey.METADATA: 1,
+}
+# An ApiVersions answer is a few hundred bytes: a first frame larger than this comes from a
+# peer that is not a Kafka broker, whatever the frame size limit is.
+_MAX_HANDSHAKE_FRAME = 1 << 20
+_API_VERSIONS_NEWEST = m.ApiVersionsRequest.valid_versions.stop - 1
+
+Completion = tuple[Any, Any, BaseException | None]  # (token, response, error)
+
+
+class SessionState(enum.Enum):
+    HANDSHAKE = "handshake"
+    READY = "ready"
+    CLOSED = "closed"
+
+
+@dataclass(slots=True)
+class _InFlight:
+    token: Any
+    api_key: int
+    version: int
+
+
+def describe_peer(head: bytes) -> str | None:
+    """What a peer that answered with ``head`` (its first bytes) looks like, if not Kafka."""
+    if head.startswith(b"HTTP/") or head[:4] in (b"HTTP", b"<!DO", b"<htm"):
+        return "an HTTP server"
+    if len(head) >= 2 and head[0] in (0x14, 0x15, 0x16, 0x17) and head[1] == 0x03:
+        return "a TLS server (use security.protocol SSL)"
+    if head.startswith(b"SSH-"):
+        return "an SSH server"
+    return None
+
+
+class BrokerSession:
+    """The protocol state of one connection to one broker (no IO: see the module comment)."""
+
+    def __init__(self, address: str, *, client_id: str | None, max_frame_size: int) -> None:
+        self.address = address
+        self.client_id = client_id
+        self.state = SessionState.HANDSHAKE
+        self.versions: dict[int, int] = {}  # api key -> negotiated version, once READY
+        self._reader = FrameReader(max_frame_size=max_frame_size)
+        self._outgoing = bytearray()
+        self._next_correlation_id = 0
+        self._in_flight: dict[int, _InFlight] = {}
+        self._waiting: list[tuple[Any, Any, int | None]] = []  # until the handshake ends
+        self._unanswered: set[int] = set()  # acks=0 produces (some brokers answer them)
+        self._received_any = False
+        self._handshake_version = _API_VERSIONS_NEWEST
+        self._send_api_versions()
+
+    # ---- what the caller asks -------------------------------------------------------------
+
+    def send(self, request, token: Any, *, newest: int | None = None) -> list[Completion]:
+        """Queue ``request``; its answer comes back with ``token``. Returns what completes
+        at once: a Produce with acks=0 (no answer: None), or a version the broker lacks."""
+        if self.state is SessionState.CLOSED:
+            return [(token, None, BrokerConnectionError(f"connection to {self.address} closed"))]
+        if self.state is SessionState.HANDSHAKE:
+            self._waiting.append((request, token, newest))
+            return []
+        return self._encode(request, token, newest)
+
+    @property
+    def in_flight(self) -> int:
+        """Requests sent or waiting whose answers have not come yet."""
+        return len(self._in_flight) + len(self._waiting)
+
+    # ---- the transport's side -------------------------------------------------------------
+
+    def data_to_send(self) -> bytes:
+        """The bytes to write to the socket now (and forget)."""
+        data = bytes(self._outgoing)
+        self._outgoing.clear()
+        return data
+
+    @property
+    def has_data_to_send(self) -> bool:
+        return bool(self._outgoing)
+
+    def get_buffer(self, sizehint: int = -1) -> memoryview:
+        """Where the next received bytes go (``socket.recv_into``, asyncio.BufferedProtocol)."""
+        return self._reader.get_buffer(sizehint)
+
+    def buffer_updated(self, nbytes: int) -> list[Completion]:
+        """``nbytes`` arrived in the last ``get_buffer``: the requests they complete."""
+        self._reader.buffer_updated(nbytes)
+        return self._frames()
+
+    def receive_data(self, data: bytes) -> list[Completion]:
+        """Bytes received (for transports that hand over bytes objects)."""
+        self._reader.feed(data)
+        return self._frames()
+
+    def connection_lost(self, error: BaseException | None = None) -> list[Completion]:
+        """The connection is gone: every pending request fails with ``error`` (or a
+        BrokerConnectionError that says how much of an answer had come)."""
+        if error is None:
+            partial = self._reader.buffered
+            detail = f" ({partial} bytes of an unfinished frame received)" if partial else ""
+            error = BrokerConnectionError(f"{self.address} closed the connection{detail}")
+        return self._fail_all(error)
+
+    def close(self) -> list[Completion]:
+        """The caller closes the connection: pending requests fail."""
+        return self._fail_all(BrokerConnectionError(f"connection to {self.address} closed"))
+
+    @property
+    def closed(self) -> bool:
+        return self.state is SessionState.CLOSED
+
+    # ---- internals ---------------------------------------------------------------------------
+
+    def _fail_all(self, error: BaseException) -> list[Completion]:
+        self.state = SessionState.CLOSED
+        failed = [(p.token, None, error) for p in self._in_flight.values() if p.token is not None]
+        failed += [(token, None, error) for _, token, _ in self._waiting]
+        self._in_flight.clear()
+        self._waiting.clear()
+        self._outgoing.clear()
+        return failed
+
+    def _next_id(self) -> int:
+        correlation_id = self._next_correlation_id
+        self._next_correlation_id = (correlation_id + 1) & 0x7FFFFFFF
+        return correlation_id
+
+    def _send_api_versions(self) -> None:
+        request = m.ApiVersionsRequest(
+            client_software_name="kafkawire", client_software_version=__version__
+        )
+        correlation_id = self._write(request, self._handshake_version)
+        self._in_flight[correlation_id] = _InFlight(
+            None, ApiKey.API_VERSIONS, self._handshake_version
+        )
+
+    def _write(self, request, version: int) -> int:
+        correlation_id = self._next_id()
+        self._outgoing += encode_request(
+            request,
+            version=version,
+            correlation_id=correlation_id,
+            client_id=self.client_id,
+            drop_unsupported=True,
+        )
+        return correlation_id
+
+    def _encode(self, request, token, newest: int | None) -> list[Completion]:
+        api_key = request.api_key
+        try:
+            version = choose_version(
+                self.versions, api_key, oldest=OLDEST_VERSIONS.get(api_key, 0), newest=newest
+            )
+            correlation_id = self._write(request, version)
+        except (BrokerError, DecodeError, ValueError) as exc:  # version, or a bad field
+            return [(token, None, exc)]
+        if api_key == ApiKey.PRODUCE and request.acks == 0:
+            self._unanswered.add(correlation_id)
+            return [(token, None, None)]  # the broker sends nothing back
+        self._in_flight[correlation_id] = _InFlight(token, api_key, version)
+        return []
+
+    def _frames(self) -> list[Completion]:
+        done: list[Completion] = []
+        if self.state is SessionState.CLOSED:
+            return done
+        try:
+            self._check_first_bytes()
+            while (frame := self._reader.next_frame()) is not None:
+                self._received_any = True
+                done += self._answer(frame)
+        except DecodeError as exc:  # the byte stream itself is broken: so is the connection
+            done += self._fail_all(exc)
+        except NotKafkaError as exc:
+            done += self._fail_all(exc)
+        return done
+
+    def _check_first_bytes(self) -> None:
+        if self._received_any or self._reader.buffered < 4:
+            return
+        head = self._reader.peek(8)
+        what = describe_peer(head)
+        size = int.from_bytes(head[:4], "big", signed=True)
+        if what is None and 0 <= size <= _MAX_HANDSHAKE_FRAME:
+            return
+        what = what or f"no Kafka broker (its first bytes: {head.hex(' ')})"
+        raise NotKafkaError(f"{self.address} answered like {what}")
+
+    def _answer(self, frame: bytes) -> list[Completion]:
+        if len(frame) < 4:
+            raise CorruptError(
+                f"{self.address} sent a {len(frame)}-byte frame", field="ResponseHeader"
+            )
+        correlation_id = int.from_bytes(frame[:4], "big", signed=True)
+        pending = self._in_flight.pop(correlation_id, None)
+        if pending is None:
+            if correlation_id in self._unanswered:
+                # some brokers (Tansu 0.x) do answer acks=0 produces: skip those answers
+                self._unanswered.discard(correlation_id)
+                return []
+            raise CorruptError(
+                f"{self.address} answered correlation id {correlation_id}, "
+                "which no request in flight has",
+                offset=0,
+                field="ResponseHeader.correlation_id",
+            )
+        # answers come in order: acks=0 ids older than this one will get none
+        if self._unanswered:
+            self._unanswered = {i for i in self._unanswered if i > correlation_id}
+        if pending.token is None:
+            return self._handshake_answer(frame, pending.version)
+        try:
+            _, response = decode_response(
+                frame, api_key=pending.api_key, api_version=pending.version
+            )
+        except DecodeError as exc:  # one bad answer: the frames around it are intact
+            return [(pending.token, None, exc)]
+        return [(pending.token, response, None)]
+
+    def _handshake_answer(self, frame: bytes, version: int) -> list[Completion]:
+        _, response, got = decode_api_versions_response(frame, version)
+        if got != version:  # the downgrade answer: ask again at a version both speak
+            self._handshake_version = retry_version(response)
+            if self._handshake_version == version:
+                raise NotKafkaError(f"{self.address} refused every ApiVersions version")
+            self._send_api_versions()
+            return []
+        try:
+            raise_for_code(response.error_code, f"ApiVersions from {self.address}")
+        except BrokerError as exc:
+            return self._fail_all(exc)
+        self.versions = negotiate(response)
+        self.state = SessionState.READY
+        done: list[Completion] = []
+        waiting, self._waiting = self._waiting, []
+        for request, token, newest in waiting:
+            done += self._encode(request, token, newest)
+        return done

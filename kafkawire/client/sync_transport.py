@@ -1,0 +1,212 @@
+"""The synchronous transport: drives flows over blocking-free sockets and one selector.
+
+With the asyncio transport, the only client module that touches sockets. Calls of one
+``Gather`` go out together (to several brokers at once, pipelined on one connection) and are
+waited for together, each within its own deadline: a peer that is silent, trickles or closes
+mid-frame makes that call fail in time, and its connection is closed (a late answer must not
+be taken for the next request's).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import selectors
+import socket
+import time
+from dataclasses import dataclass, field
+
+from .core import ClientCore, ConnectionKey
+from .errors import BrokerConnectionError, ClientError, RequestTimeoutError
+from .flow import Call, Flow, Gather, Sleep
+from .session import BrokerSession, Completion
+
+
+@dataclass(eq=False)
+class _Connection:
+    key: ConnectionKey
+    sock: socket.socket
+    session: BrokerSession
+    outbox: bytearray = field(default_factory=bytearray)  # encoded, not yet sent
+    writing: bool = False
+
+
+class SyncTransport:
+    def __init__(self, core: ClientCore) -> None:
+        self._core = core
+        self._connections: dict[ConnectionKey, _Connection] = {}
+        self._selector = selectors.DefaultSelector()
+        self._next_token = 0
+
+    def run(self, flow: Flow):
+        """Drive ``flow`` to its end; its return value."""
+        value, error = None, None
+        while True:
+            try:
+                effect = flow.throw(error) if error is not None else flow.send(value)
+            except StopIteration as stop:
+                return stop.value
+            value, error = None, None
+            if isinstance(effect, Call):
+                (value,) = self._perform([effect])
+                if isinstance(value, BaseException):
+                    value, error = None, value
+            elif isinstance(effect, Gather):
+                value = self._perform(effect.calls)
+            elif isinstance(effect, Sleep):
+                time.sleep(effect.seconds)
+            else:
+                raise TypeError(f"a flow yielded {effect!r}")
+
+    def close(self) -> None:
+        for conn in list(self._connections.values()):
+            self._drop(conn, None)
+        self._selector.close()
+
+    # ---- calls ----------------------------------------------------------------------------
+
+    def _perform(self, calls: list[Call]) -> list:
+        owners: dict[int, _Connection] = {}
+        try:
+            return self._exchange(calls, owners)
+        except BaseException:  # interrupted: what is in flight can no longer be matched
+            for conn in set(owners.values()):
+                self._drop(conn, None)
+            raise
+
+    def _exchange(self, calls: list[Call], owners: dict[int, _Connection]) -> list:
+        start = time.monotonic()
+        results: dict[int, object] = {}
+        deadlines: dict[int, float] = {}
+        tokens = []
+        for call in calls:
+            token = self._next_token = self._next_token + 1
+            tokens.append(token)
+            deadlines[token] = start + call.timeout
+            try:
+                conn = self._connection(call.node)
+            except ClientError as exc:
+                results[token] = exc
+                continue
+            owners[token] = conn
+            self._complete(conn.session.send(call.request, token, newest=call.newest), results)
+            self._want_write(conn)
+        while any(t not in results for t in tokens):
+            now = time.monotonic()
+            for token in tokens:
+                if token not in results and now >= deadlines[token]:
+                    conn = owners[token]
+                    timeout = deadlines[token] - start
+                    results[token] = RequestTimeoutError(
+                        f"no answer from {conn.session.address} in {timeout:g} s"
+                    )
+                    # the answer may still come: the connection cannot be reused
+                    self._drop(conn, results)
+            waiting = [deadlines[t] for t in tokens if t not in results]
+            if not waiting:
+                break
+            for key, mask in self._selector.select(max(0.0, min(waiting) - now)):
+                conn = key.data
+                if mask & selectors.EVENT_WRITE:
+                    self._write(conn, results)
+                if mask & selectors.EVENT_READ and not conn.session.closed:
+                    self._read(conn, results)
+        return [results[t] for t in tokens]
+
+    def _complete(self, done: list[Completion], results: dict) -> None:
+        for token, response, error in done:
+            results[token] = error if error is not None else response
+
+    # ---- connections ------------------------------------------------------------------------
+
+    def _connection(self, node: int | None) -> _Connection:
+        route = self._core.route(node)
+        for key, _ in route:  # an open connection first
+            conn = self._connections.get(key)
+            if conn is not None and not conn.session.closed:
+                return conn
+        errors = []
+        for key, (host, port) in route:
+            try:
+                return self._connect(key, host, port)
+            except BrokerConnectionError as exc:
+                errors.append(str(exc))
+        if not route:
+            raise BrokerConnectionError(f"broker {node} is not in the cluster metadata")
+        if len(errors) == 1:
+            raise BrokerConnectionError(errors[0])
+        raise BrokerConnectionError("no broker reachable: " + "; ".join(errors))
+
+    def _connect(self, key: ConnectionKey, host: str, port: int) -> _Connection:
+        config = self._core.config
+        address = f"{host}:{port}"
+        old = self._connections.pop(key, None)
+        if old is not None:
+            self._drop(old, None)
+        try:
+            sock = socket.create_connection((host, port), timeout=config.connect_timeout)
+        except OSError as exc:
+            raise BrokerConnectionError(f"cannot connect to {address}: {exc}") from None
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.setblocking(False)
+        session = BrokerSession(
+            address, client_id=config.client_id, max_frame_size=config.max_frame_size
+        )
+        conn = self._connections[key] = _Connection(key, sock, session)
+        self._selector.register(sock, selectors.EVENT_READ, conn)
+        self._want_write(conn)
+        return conn
+
+    def _want_write(self, conn: _Connection) -> None:
+        if conn.writing or conn.session.closed:
+            return
+        conn.writing = True
+        self._selector.modify(conn.sock, selectors.EVENT_READ | selectors.EVENT_WRITE, conn)
+
+    def _write(self, conn: _Connection, results: dict) -> None:
+        conn.outbox += conn.session.data_to_send()
+        try:
+            sent = conn.sock.send(conn.outbox) if conn.outbox else 0
+        except (BlockingIOError, InterruptedError):
+            sent = 0
+        except OSError as exc:
+            error = BrokerConnectionError(f"sending to {conn.session.address} failed: {exc}")
+            self._drop(conn, results, error)
+            return
+        del conn.outbox[:sent]
+        if conn.outbox:  # the rest goes out when the socket has room
+            return
+        conn.writing = False
+        self._selector.modify(conn.sock, selectors.EVENT_READ, conn)
+
+    def _read(self, conn: _Connection, results: dict) -> None:
+        session = conn.session
+        try:
+            n = conn.sock.recv_into(session.get_buffer())
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as exc:
+            error = BrokerConnectionError(f"receiving from {session.address} failed: {exc}")
+            self._drop(conn, results, error)
+            return
+        if n == 0:
+            self._complete(session.connection_lost(), results)
+            self._drop(conn, results)
+            return
+        self._complete(session.buffer_updated(n), results)
+        if session.closed:  # the stream broke (not Kafka, a corrupt frame): so does the socket
+            self._drop(conn, results)
+        elif session.has_data_to_send:  # the handshake's end releases the waiting requests
+            self._want_write(conn)
+
+    def _drop(self, conn: _Connection, results: dict | None, error=None) -> None:
+        """Close ``conn``; its pending calls fail (with ``error``, or as closed)."""
+        done = conn.session.connection_lost(error) if error else conn.session.close()
+        if results is not None:
+            for token, _, exc in done:
+                results.setdefault(token, exc)
+        if self._connections.get(conn.key) is conn:
+            del self._connections[conn.key]
+        with contextlib.suppress(KeyError, ValueError):
+            self._selector.unregister(conn.sock)
+        with contextlib.suppress(OSError):
+            conn.sock.close()

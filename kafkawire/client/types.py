@@ -1,0 +1,130 @@
+"""The client's value types: topic partitions, cluster metadata, offsets, fetched records."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
+
+from kafkawire.protocol.error_codes import raise_for_code
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pyarrow as pa
+
+    from kafkawire.records import RecordView
+
+EARLIEST = -2  # ListOffsets' timestamp for the log start offset
+LATEST = -1  # ... and for the end (high watermark / last stable offset)
+READ_UNCOMMITTED = 0
+READ_COMMITTED = 1
+
+NO_TOPIC_ID = uuid.UUID(int=0)
+
+
+class TopicPartition(NamedTuple):
+    topic: str
+    partition: int
+
+
+class PartitionInfo(NamedTuple):
+    partition: int
+    leader: int
+    leader_epoch: int
+    replicas: list[int]
+    isr: list[int]
+    error_code: int
+
+
+class TopicInfo(NamedTuple):
+    name: str
+    topic_id: uuid.UUID
+    partitions: dict[int, PartitionInfo]
+    error_code: int
+    is_internal: bool
+
+
+@dataclass
+class ClusterMetadata:
+    brokers: dict[int, tuple[str, int]]
+    topics: dict[str, TopicInfo]
+    controller_id: int
+    cluster_id: str | None
+
+
+class OffsetAndTimestamp(NamedTuple):
+    offset: int
+    timestamp: int
+
+
+class ProduceResult(NamedTuple):
+    base_offset: int  # of the first batch sent (-1 with acks=0)
+    log_append_time: int  # -1 unless the topic uses LogAppendTime
+    log_start_offset: int
+
+
+@dataclass
+class FetchedPartition:
+    """One partition of a Fetch response: the raw record batches and the partition's state."""
+
+    tp: TopicPartition
+    records: memoryview
+    error_code: int
+    high_watermark: int
+    last_stable_offset: int
+    log_start_offset: int
+    aborted_transactions: list[tuple[int, int]] | None
+
+    def raise_for_error(self) -> None:
+        raise_for_code(self.error_code, f"{self.tp.topic}-{self.tp.partition}")
+
+
+@dataclass
+class RecordChunk:
+    """Rows ``start:stop`` of a RecordView: the records of one fetch inside the asked range."""
+
+    tp: TopicPartition
+    view: RecordView
+    start: int
+    stop: int
+    next_offset: int  # where the next chunk of the partition begins
+
+    def __len__(self) -> int:
+        return self.stop - self.start
+
+    @property
+    def offsets(self) -> np.ndarray:
+        return self.view.offsets[self.start : self.stop]
+
+    @property
+    def timestamps(self) -> np.ndarray:
+        return self.view.timestamps[self.start : self.stop]
+
+    def to_arrow(self, *, binary: str = "plain") -> pa.Table:
+        """A pyarrow Table of the chunk's rows (key, value, offset, timestamp, timestampType,
+        headers); see RecordView.to_arrow for ``binary``."""
+        table = self.view.to_arrow(binary=binary)
+        if self.start == 0 and self.stop == len(self.view):
+            return table
+        return table.slice(self.start, self.stop - self.start)
+
+
+@dataclass
+class IdempotentProducer:
+    """A producer id and epoch with the next sequence number of each partition."""
+
+    producer_id: int
+    producer_epoch: int
+    sequences: dict[TopicPartition, int] = field(default_factory=dict)
+
+    def next_fields(self, tp: TopicPartition) -> dict[str, int]:
+        """The producer fields of the next batch to ``tp`` (as build_batches takes them)."""
+        return {
+            "producer_id": self.producer_id,
+            "producer_epoch": self.producer_epoch,
+            "base_sequence": self.sequences.get(tp, 0),
+        }
+
+    def advance(self, tp: TopicPartition, records: int) -> None:
+        # sequence numbers wrap at 2^31 as Java's producer does
+        self.sequences[tp] = (self.sequences.get(tp, 0) + records) & 0x7FFFFFFF
