@@ -23,6 +23,7 @@ from kafkawire.client import (
     murmur2,
 )
 from kafkawire.protocol.error_codes import OffsetOutOfRangeError, UnknownTopicOrPartitionError
+from tests.support.faces import FACES, make_client
 
 pytestmark = pytest.mark.interop
 
@@ -30,9 +31,10 @@ confluent_kafka = pytest.importorskip("confluent_kafka")
 CODECS = ["none", "gzip", "snappy", "lz4", "zstd"]
 
 
-@pytest.fixture(scope="module")
-def client(broker):
-    with Client(broker.bootstrap, request_timeout=20) as c:
+@pytest.fixture(scope="module", params=FACES)
+def client(broker, request):
+    """The suite runs through the blocking face and the asyncio one."""
+    with make_client(request.param, broker.bootstrap, request_timeout=20) as c:
         yield c
 
 

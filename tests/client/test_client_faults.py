@@ -20,7 +20,6 @@ from kafkawire import encode_response
 from kafkawire import messages as m
 from kafkawire.client import (
     BrokerConnectionError,
-    Client,
     RequestTimeoutError,
     TopicPartition,
 )
@@ -36,6 +35,12 @@ from kafkawire.protocol.versions import (
     supported_versions,
 )
 from tests.support.broker import free_port, start_broker, stop_broker, wait_for_port
+from tests.support.faces import FACES, make_client
+
+
+@pytest.fixture(params=FACES)
+def face(request) -> str:
+    return request.param
 
 
 def read_frame(conn: socket.socket) -> bytes | None:
@@ -144,14 +149,14 @@ def test_downgrade_answer_round_trip():
         decode_api_versions_response(b"\x00\x00", 3)
 
 
-def test_client_follows_the_downgrade_answer():
+def test_client_follows_the_downgrade_answer(face):
     def handler(peer, conn, index):
         serve_handshake(peer, conn)
         serve_metadata(peer, conn)
 
     peer = Peer(handler)
     try:
-        with Client(peer.address, request_timeout=5) as client:
+        with make_client(face, peer.address, request_timeout=5) as client:
             meta = client.metadata([])
         assert meta.brokers == {1: ("127.0.0.1", 1)}
         sent = [(h.request_api_key, h.request_api_version) for h, _ in peer.requests]
@@ -160,20 +165,20 @@ def test_client_follows_the_downgrade_answer():
         peer.close()
 
 
-def test_connection_refused_is_reported_quickly():
+def test_connection_refused_is_reported_quickly(face):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # bound, not listening: connections are refused
         start = time.monotonic()
         with (
-            Client(f"127.0.0.1:{port}", retries=2, retry_backoff=0.01) as client,
+            make_client(face, f"127.0.0.1:{port}", retries=2, retry_backoff=0.01) as client,
             pytest.raises(BrokerConnectionError, match="after 3 attempts"),
         ):
             client.metadata()
         assert time.monotonic() - start < 5
 
 
-def test_silent_broker_times_out():
+def test_silent_broker_times_out(face):
     def handler(peer, conn, index):
         serve_handshake(peer, conn)
         peer.next_request(conn)  # read the Metadata request, never answer
@@ -181,7 +186,9 @@ def test_silent_broker_times_out():
 
     peer = Peer(handler)
     try:
-        with Client(peer.address, request_timeout=0.3, retries=1, retry_backoff=0.01) as client:
+        with make_client(
+            face, peer.address, request_timeout=0.3, retries=1, retry_backoff=0.01
+        ) as client:
             start = time.monotonic()
             with pytest.raises(RequestTimeoutError):
                 client.metadata()
@@ -190,7 +197,7 @@ def test_silent_broker_times_out():
         peer.close()
 
 
-def test_connection_cut_in_the_middle_of_a_frame():
+def test_connection_cut_in_the_middle_of_a_frame(face):
     def handler(peer, conn, index):
         serve_handshake(peer, conn)
         header, _ = peer.next_request(conn)
@@ -202,7 +209,7 @@ def test_connection_cut_in_the_middle_of_a_frame():
     peer = Peer(handler)
     try:
         with (
-            Client(peer.address, retries=0) as client,
+            make_client(face, peer.address, retries=0) as client,
             pytest.raises(BrokerConnectionError, match="closed the connection"),
         ):
             client.metadata()
@@ -210,7 +217,7 @@ def test_connection_cut_in_the_middle_of_a_frame():
         peer.close()
 
 
-def test_reconnects_after_a_dropped_connection():
+def test_reconnects_after_a_dropped_connection(face):
     def handler(peer, conn, index):
         serve_handshake(peer, conn)
         if index == 0:
@@ -221,7 +228,7 @@ def test_reconnects_after_a_dropped_connection():
 
     peer = Peer(handler)
     try:
-        with Client(peer.address, retries=3, retry_backoff=0.01) as client:
+        with make_client(face, peer.address, retries=3, retry_backoff=0.01) as client:
             assert client.metadata([]).controller_id == 1
         keys = [header.request_api_key for header, _ in peer.requests]
         # the lost Metadata, then on the new connection the refresh and the retry
@@ -231,7 +238,7 @@ def test_reconnects_after_a_dropped_connection():
         peer.close()
 
 
-def test_oversized_frame_is_refused():
+def test_oversized_frame_is_refused(face):
     def handler(peer, conn, index):
         serve_handshake(peer, conn)
         header, _ = peer.next_request(conn)
@@ -241,7 +248,7 @@ def test_oversized_frame_is_refused():
     peer = Peer(handler)
     try:
         with (
-            Client(peer.address, retries=0, max_frame_size=1 << 20) as client,
+            make_client(face, peer.address, retries=0, max_frame_size=1 << 20) as client,
             pytest.raises(LimitExceededError, match="frame size 2147483647 exceeds"),
         ):
             client.metadata()
@@ -249,10 +256,12 @@ def test_oversized_frame_is_refused():
         peer.close()
 
 
-def test_broker_gone_in_the_middle_of_a_read():
+def test_broker_gone_in_the_middle_of_a_read(face):
     broker = start_broker()
     try:
-        client = Client(broker.bootstrap, retries=2, retry_backoff=0.05, request_timeout=2)
+        client = make_client(
+            face, broker.bootstrap, retries=2, retry_backoff=0.05, request_timeout=2
+        )
         topic = f"gone-{uuid.uuid4().hex[:8]}"
         client.create_topics([topic])
         tp = TopicPartition(topic, 0)
@@ -289,14 +298,16 @@ def start_tansu(port: int) -> subprocess.Popen:
     return process
 
 
-def test_broker_restarted_during_a_read():
+def test_broker_restarted_during_a_read(face):
     """The connection breaks, the client reconnects to the restarted broker (memory storage:
     the topic is gone) and reports that clearly instead of hanging or returning nothing."""
     port = free_port()
     process = start_tansu(port)
     try:
         # unknown topics are retriable (metadata may lag): 3 retries keep the test short
-        client = Client(f"127.0.0.1:{port}", retries=3, retry_backoff=0.1, request_timeout=5)
+        client = make_client(
+            face, f"127.0.0.1:{port}", retries=3, retry_backoff=0.1, request_timeout=5
+        )
         topic = f"restart-{uuid.uuid4().hex[:8]}"
         client.create_topics([topic])
         tp = TopicPartition(topic, 0)
