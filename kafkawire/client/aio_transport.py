@@ -50,13 +50,11 @@ class _Protocol(asyncio.BufferedProtocol):
         return False  # close the transport
 
     def connection_lost(self, exc: Exception | None) -> None:
-        error = None
-        if exc is not None:
-            error = BrokerConnectionError(f"connection to {self.session.address} lost: {exc}")
-        _resolve(self.session.connection_lost(error))
+        reason = None if exc is None else f"broke the connection: {exc}"
+        _resolve(self.session.connection_lost(reason))
 
-    def close(self, error: BaseException | None = None) -> None:
-        _resolve(self.session.connection_lost(error) if error else self.session.close())
+    def close(self) -> None:
+        _resolve(self.session.close())
         if self.transport is not None:
             self.transport.abort()
 

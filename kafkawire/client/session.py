@@ -88,6 +88,7 @@ class BrokerSession:
         self._unanswered: set[int] = set()  # acks=0 produces (some brokers answer them)
         self._received_any = False
         self._handshake_version = _API_VERSIONS_NEWEST
+        self.failure: BaseException | None = None  # why the session closed
         self._send_api_versions()
 
     # ---- what the caller asks -------------------------------------------------------------
@@ -96,7 +97,7 @@ class BrokerSession:
         """Queue ``request``; its answer comes back with ``token``. Returns what completes
         at once: a Produce with acks=0 (no answer: None), or a version the broker lacks."""
         if self.state is SessionState.CLOSED:
-            return [(token, None, BrokerConnectionError(f"connection to {self.address} closed"))]
+            return [(token, None, self.failure)]
         if self.state is SessionState.HANDSHAKE:
             self._waiting.append((request, token, newest))
             return []
@@ -105,7 +106,8 @@ class BrokerSession:
     @property
     def in_flight(self) -> int:
         """Requests sent or waiting whose answers have not come yet."""
-        return len(self._in_flight) + len(self._waiting)
+        sent = sum(1 for p in self._in_flight.values() if p.token is not None)
+        return sent + len(self._waiting)
 
     # ---- the transport's side -------------------------------------------------------------
 
@@ -133,18 +135,26 @@ class BrokerSession:
         self._reader.feed(data)
         return self._frames()
 
-    def connection_lost(self, error: BaseException | None = None) -> list[Completion]:
-        """The connection is gone: every pending request fails with ``error`` (or a
-        BrokerConnectionError that says how much of an answer had come)."""
-        if error is None:
+    def connection_lost(self, reason: str | None = None) -> list[Completion]:
+        """The connection is gone (``reason``: how, e.g. a socket error): every pending
+        request fails with a BrokerConnectionError that says how much of an answer had come."""
+        if reason is None:
             partial = self._reader.buffered
-            detail = f" ({partial} bytes of an unfinished frame received)" if partial else ""
-            error = BrokerConnectionError(f"{self.address} closed the connection{detail}")
-        return self._fail_all(error)
+            reason = "closed the connection"
+            if partial:
+                reason += f" ({partial} bytes of an unfinished frame received)"
+        message = f"{self.address} {reason}"
+        if self.state is SessionState.HANDSHAKE and not self._received_any:
+            # what a TLS or SASL listener does with a plaintext ApiVersions request
+            message += (
+                " during the handshake, before any answer: is it a Kafka listener that expects"
+                " TLS or SASL? (check security.protocol)"
+            )
+        return self._fail_all(BrokerConnectionError(message))
 
-    def close(self) -> list[Completion]:
+    def close(self, reason: str = "closed by the client") -> list[Completion]:
         """The caller closes the connection: pending requests fail."""
-        return self._fail_all(BrokerConnectionError(f"connection to {self.address} closed"))
+        return self._fail_all(BrokerConnectionError(f"connection to {self.address} {reason}"))
 
     @property
     def closed(self) -> bool:
@@ -153,6 +163,8 @@ class BrokerSession:
     # ---- internals ---------------------------------------------------------------------------
 
     def _fail_all(self, error: BaseException) -> list[Completion]:
+        if self.state is not SessionState.CLOSED:
+            self.failure = error  # what later sends on this session are told
         self.state = SessionState.CLOSED
         failed = [(p.token, None, error) for p in self._in_flight.values() if p.token is not None]
         failed += [(token, None, error) for _, token, _ in self._waiting]

@@ -100,6 +100,7 @@ class SyncTransport:
                         f"no answer from {conn.session.address} in {timeout:g} s"
                     )
                     # the answer may still come: the connection cannot be reused
+                    self._complete(conn.session.close("closed: a call on it timed out"), results)
                     self._drop(conn, results)
             waiting = [deadlines[t] for t in tokens if t not in results]
             if not waiting:
@@ -113,8 +114,8 @@ class SyncTransport:
         return [results[t] for t in tokens]
 
     def _complete(self, done: list[Completion], results: dict) -> None:
-        for token, response, error in done:
-            results[token] = error if error is not None else response
+        for token, response, error in done:  # the first outcome of a call stands
+            results.setdefault(token, error if error is not None else response)
 
     # ---- connections ------------------------------------------------------------------------
 
@@ -169,8 +170,7 @@ class SyncTransport:
         except (BlockingIOError, InterruptedError):
             sent = 0
         except OSError as exc:
-            error = BrokerConnectionError(f"sending to {conn.session.address} failed: {exc}")
-            self._drop(conn, results, error)
+            self._drop(conn, results, f"failed to take what was sent: {exc}")
             return
         del conn.outbox[:sent]
         if conn.outbox:  # the rest goes out when the socket has room
@@ -185,8 +185,7 @@ class SyncTransport:
         except (BlockingIOError, InterruptedError):
             return
         except OSError as exc:
-            error = BrokerConnectionError(f"receiving from {session.address} failed: {exc}")
-            self._drop(conn, results, error)
+            self._drop(conn, results, f"broke the connection: {exc}")
             return
         if n == 0:
             self._complete(session.connection_lost(), results)
@@ -198,9 +197,10 @@ class SyncTransport:
         elif session.has_data_to_send:  # the handshake's end releases the waiting requests
             self._want_write(conn)
 
-    def _drop(self, conn: _Connection, results: dict | None, error=None) -> None:
-        """Close ``conn``; its pending calls fail (with ``error``, or as closed)."""
-        done = conn.session.connection_lost(error) if error else conn.session.close()
+    def _drop(self, conn: _Connection, results: dict | None, lost: str | None = None) -> None:
+        """Close ``conn``; its pending calls fail (the peer ``lost`` it, or the client closed
+        it)."""
+        done = conn.session.connection_lost(lost) if lost else conn.session.close()
         if results is not None:
             for token, _, exc in done:
                 results.setdefault(token, exc)
