@@ -8,12 +8,14 @@ Every round starts a fresh client (connect, metadata, fetches) as a batch job wo
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 
 import numpy as np
 import pytest
 
+from kafkawire.aio import Client as AsyncClient
 from kafkawire.client import Client, TopicPartition
 
 confluent_kafka = pytest.importorskip("confluent_kafka")
@@ -63,6 +65,16 @@ def read_kafkawire_arrow(topic) -> int:
     tp = TopicPartition(topic["name"], 0)
     with Client(topic["bootstrap"]) as client:
         return sum(chunk.to_arrow().num_rows for chunk in client.read_range(tp, 0, RECORDS))
+
+
+def read_kafkawire_asyncio(topic) -> int:
+    tp = TopicPartition(topic["name"], 0)
+
+    async def read() -> int:
+        async with AsyncClient(topic["bootstrap"]) as client:
+            return sum([len(chunk) async for chunk in client.read_range(tp, 0, RECORDS)])
+
+    return asyncio.run(read())
 
 
 def read_confluent(topic) -> int:
@@ -116,6 +128,7 @@ def read_kafka_python(topic) -> int:
 READERS = {
     "kafkawire": read_kafkawire,
     "kafkawire-arrow": read_kafkawire_arrow,
+    "kafkawire-asyncio": read_kafkawire_asyncio,
     "confluent-kafka": read_confluent,
     "kafka-python": read_kafka_python,
 }
