@@ -1,0 +1,204 @@
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from types import TracebackType
+from typing import Any
+
+from .config import ClientConfig
+from .types import (
+    ClusterMetadata,
+    FetchedPartition,
+    IdempotentProducer,
+    OffsetAndTimestamp,
+    ProduceResult,
+    RecordChunk,
+    TopicPartition,
+)
+
+_Batches = bytes | bytearray | memoryview | Sequence[bytes | bytearray | memoryview]
+
+class Client:
+    def __init__(
+        self,
+        bootstrap_servers: str | Sequence[str] | None = None,
+        *,
+        config: Mapping[str, Any] | None = None,
+        client_id: str = ...,
+        request_timeout: float = ...,
+        connect_timeout: float = ...,
+        retries: int = ...,
+        retry_backoff: float = ...,
+        retry_backoff_max: float = ...,
+        max_frame_size: int = ...,
+    ) -> None: ...
+    @property
+    def config(self) -> ClientConfig: ...
+    def __enter__(self) -> Client: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+    def close(self) -> None: ...
+    def metadata(self, topics: Sequence[str] | None = None) -> ClusterMetadata: ...
+    def partitions_for(self, topic: str) -> list[int]: ...
+    def list_offsets(
+        self, specs: Mapping[TopicPartition, int], *, isolation_level: int = 0
+    ) -> dict[TopicPartition, OffsetAndTimestamp]: ...
+    def earliest_offsets(self, tps: Iterable[TopicPartition]) -> dict[TopicPartition, int]: ...
+    def latest_offsets(
+        self, tps: Iterable[TopicPartition], *, isolation_level: int = 0
+    ) -> dict[TopicPartition, int]: ...
+    def fetch(
+        self,
+        positions: Mapping[TopicPartition, int],
+        *,
+        max_wait_ms: int = 500,
+        min_bytes: int = 1,
+        max_bytes: int = 52428800,
+        partition_max_bytes: int = 10485760,
+        isolation_level: int = 0,
+    ) -> dict[TopicPartition, FetchedPartition]: ...
+    def read_range(
+        self,
+        tp: TopicPartition,
+        start: int,
+        end: int | None = None,
+        *,
+        isolation_level: int = 0,
+        verify_crc: bool = True,
+        partition_max_bytes: int = 10485760,
+        max_wait_ms: int = 500,
+    ) -> Iterator[RecordChunk]: ...
+    def produce(
+        self,
+        tp: TopicPartition,
+        batches: _Batches,
+        *,
+        acks: int = -1,
+        timeout_ms: int = 30000,
+        transactional_id: str | None = None,
+    ) -> ProduceResult: ...
+    def produce_columns(
+        self,
+        tp: TopicPartition,
+        values: Any,
+        *,
+        keys: Any = None,
+        timestamps: Any = None,
+        headers: Any = None,
+        compression: str | int | None = None,
+        acks: int = -1,
+        max_batch_bytes: int = 1048576,
+        producer: IdempotentProducer | None = None,
+        timeout_ms: int = 30000,
+    ) -> ProduceResult: ...
+    def init_producer_id(
+        self, transactional_id: str | None = None, *, transaction_timeout_ms: int = 60000
+    ) -> tuple[int, int]: ...
+    def idempotent_producer(self) -> IdempotentProducer: ...
+    def create_topics(
+        self,
+        topics: Mapping[str, int] | Sequence[str],
+        *,
+        num_partitions: int = 1,
+        replication_factor: int = 1,
+        configs: Mapping[str, str] | None = None,
+        timeout_ms: int = 30000,
+        exist_ok: bool = True,
+    ) -> None: ...
+    def delete_topics(self, names: Sequence[str], *, timeout_ms: int = 30000) -> None: ...
+
+class AsyncClient:
+    def __init__(
+        self,
+        bootstrap_servers: str | Sequence[str] | None = None,
+        *,
+        config: Mapping[str, Any] | None = None,
+        client_id: str = ...,
+        request_timeout: float = ...,
+        connect_timeout: float = ...,
+        retries: int = ...,
+        retry_backoff: float = ...,
+        retry_backoff_max: float = ...,
+        max_frame_size: int = ...,
+    ) -> None: ...
+    @property
+    def config(self) -> ClientConfig: ...
+    async def __aenter__(self) -> AsyncClient: ...
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+    async def close(self) -> None: ...
+    async def metadata(self, topics: Sequence[str] | None = None) -> ClusterMetadata: ...
+    async def partitions_for(self, topic: str) -> list[int]: ...
+    async def list_offsets(
+        self, specs: Mapping[TopicPartition, int], *, isolation_level: int = 0
+    ) -> dict[TopicPartition, OffsetAndTimestamp]: ...
+    async def earliest_offsets(
+        self, tps: Iterable[TopicPartition]
+    ) -> dict[TopicPartition, int]: ...
+    async def latest_offsets(
+        self, tps: Iterable[TopicPartition], *, isolation_level: int = 0
+    ) -> dict[TopicPartition, int]: ...
+    async def fetch(
+        self,
+        positions: Mapping[TopicPartition, int],
+        *,
+        max_wait_ms: int = 500,
+        min_bytes: int = 1,
+        max_bytes: int = 52428800,
+        partition_max_bytes: int = 10485760,
+        isolation_level: int = 0,
+    ) -> dict[TopicPartition, FetchedPartition]: ...
+    def read_range(
+        self,
+        tp: TopicPartition,
+        start: int,
+        end: int | None = None,
+        *,
+        isolation_level: int = 0,
+        verify_crc: bool = True,
+        partition_max_bytes: int = 10485760,
+        max_wait_ms: int = 500,
+    ) -> AsyncIterator[RecordChunk]: ...
+    async def produce(
+        self,
+        tp: TopicPartition,
+        batches: _Batches,
+        *,
+        acks: int = -1,
+        timeout_ms: int = 30000,
+        transactional_id: str | None = None,
+    ) -> ProduceResult: ...
+    async def produce_columns(
+        self,
+        tp: TopicPartition,
+        values: Any,
+        *,
+        keys: Any = None,
+        timestamps: Any = None,
+        headers: Any = None,
+        compression: str | int | None = None,
+        acks: int = -1,
+        max_batch_bytes: int = 1048576,
+        producer: IdempotentProducer | None = None,
+        timeout_ms: int = 30000,
+    ) -> ProduceResult: ...
+    async def init_producer_id(
+        self, transactional_id: str | None = None, *, transaction_timeout_ms: int = 60000
+    ) -> tuple[int, int]: ...
+    async def idempotent_producer(self) -> IdempotentProducer: ...
+    async def create_topics(
+        self,
+        topics: Mapping[str, int] | Sequence[str],
+        *,
+        num_partitions: int = 1,
+        replication_factor: int = 1,
+        configs: Mapping[str, str] | None = None,
+        timeout_ms: int = 30000,
+        exist_ok: bool = True,
+    ) -> None: ...
+    async def delete_topics(self, names: Sequence[str], *, timeout_ms: int = 30000) -> None: ...
