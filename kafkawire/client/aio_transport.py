@@ -16,7 +16,7 @@ from kafkawire.errors import KafkawireError
 
 from .core import ClientCore, ConnectionKey
 from .errors import BrokerConnectionError, ClientError, RequestTimeoutError
-from .flow import Call, Flow, Gather, Sleep
+from .flow import Call, Flow, Sleep, calls_of, resume, unreachable
 from .session import BrokerSession, Completion
 
 
@@ -77,23 +77,15 @@ class AsyncTransport:
 
     async def run(self, flow: Flow):
         """Drive ``flow`` to its end; its return value."""
-        value, error = None, None
-        while True:
-            try:
-                effect = flow.throw(error) if error is not None else flow.send(value)
-            except StopIteration as stop:
-                return stop.value
-            value, error = None, None
-            if isinstance(effect, Call):
-                (value,) = await self._perform([effect])
-                if isinstance(value, BaseException):
-                    value, error = None, value
-            elif isinstance(effect, Gather):
-                value = await self._perform(effect.calls)
-            elif isinstance(effect, Sleep):
-                await asyncio.sleep(effect.seconds)
-            else:
-                raise TypeError(f"a flow yielded {effect!r}")
+        try:
+            effect = next(flow)
+            while True:
+                if isinstance(effect, Sleep):
+                    await asyncio.sleep(effect.seconds)
+                outcomes = await self._perform(calls_of(effect))
+                effect = resume(flow, effect, outcomes)
+        except StopIteration as stop:
+            return stop.value
 
     async def close(self) -> None:
         for conn in list(self._connections.values()):
@@ -137,11 +129,7 @@ class AsyncTransport:
                 return await self._connect(key, host, port)
             except BrokerConnectionError as exc:
                 errors.append(str(exc))
-        if not route:
-            raise BrokerConnectionError(f"broker {node} is not in the cluster metadata")
-        if len(errors) == 1:
-            raise BrokerConnectionError(errors[0])
-        raise BrokerConnectionError("no broker reachable: " + "; ".join(errors))
+        raise unreachable(node, errors)
 
     async def _connect(self, key: ConnectionKey, host: str, port: int) -> _Protocol:
         pending = self._connecting.get(key)

@@ -51,6 +51,37 @@ Effect = Call | Gather | Sleep
 Flow = Generator[Effect, Any, T]
 
 
+def calls_of(effect: Effect) -> list[Call]:
+    """The calls a transport performs for ``effect`` (none for a Sleep)."""
+    if isinstance(effect, Call):
+        return [effect]
+    if isinstance(effect, Gather):
+        return effect.calls
+    if isinstance(effect, Sleep):
+        return []
+    raise TypeError(f"a flow yielded {effect!r}")
+
+
+def resume(flow: Flow, effect: Effect, outcomes: list) -> Effect:
+    """Hand ``flow`` the outcomes of ``effect``'s calls (a Call's failure is thrown into it);
+    its next effect. StopIteration carries the flow's result."""
+    if isinstance(effect, Call):
+        (outcome,) = outcomes
+        if isinstance(outcome, BaseException):
+            return flow.throw(outcome)
+        return flow.send(outcome)
+    return flow.send(outcomes if isinstance(effect, Gather) else None)
+
+
+def unreachable(node: int | None, errors: list[str]) -> BrokerConnectionError:
+    """The error for a call that found no connection: to ``node``, or to any broker."""
+    if not errors:
+        return BrokerConnectionError(f"broker {node} is not in the cluster metadata")
+    if len(errors) == 1:
+        return BrokerConnectionError(errors[0])
+    return BrokerConnectionError("no broker reachable: " + "; ".join(errors))
+
+
 def retrying(
     attempt: Callable[[], Flow[T]],
     what: str,

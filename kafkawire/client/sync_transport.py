@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from .core import ClientCore, ConnectionKey
 from .errors import BrokerConnectionError, ClientError, RequestTimeoutError
-from .flow import Call, Flow, Gather, Sleep
+from .flow import Call, Flow, Sleep, calls_of, resume, unreachable
 from .session import BrokerSession, Completion
 
 
@@ -39,23 +39,15 @@ class SyncTransport:
 
     def run(self, flow: Flow):
         """Drive ``flow`` to its end; its return value."""
-        value, error = None, None
-        while True:
-            try:
-                effect = flow.throw(error) if error is not None else flow.send(value)
-            except StopIteration as stop:
-                return stop.value
-            value, error = None, None
-            if isinstance(effect, Call):
-                (value,) = self._perform([effect])
-                if isinstance(value, BaseException):
-                    value, error = None, value
-            elif isinstance(effect, Gather):
-                value = self._perform(effect.calls)
-            elif isinstance(effect, Sleep):
-                time.sleep(effect.seconds)
-            else:
-                raise TypeError(f"a flow yielded {effect!r}")
+        try:
+            effect = next(flow)
+            while True:
+                if isinstance(effect, Sleep):
+                    time.sleep(effect.seconds)
+                outcomes = self._perform(calls_of(effect))
+                effect = resume(flow, effect, outcomes)
+        except StopIteration as stop:
+            return stop.value
 
     def close(self) -> None:
         for conn in list(self._connections.values()):
@@ -131,11 +123,7 @@ class SyncTransport:
                 return self._connect(key, host, port)
             except BrokerConnectionError as exc:
                 errors.append(str(exc))
-        if not route:
-            raise BrokerConnectionError(f"broker {node} is not in the cluster metadata")
-        if len(errors) == 1:
-            raise BrokerConnectionError(errors[0])
-        raise BrokerConnectionError("no broker reachable: " + "; ".join(errors))
+        raise unreachable(node, errors)
 
     def _connect(self, key: ConnectionKey, host: str, port: int) -> _Connection:
         config = self._core.config
