@@ -54,6 +54,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "BatchBuilder",
+    "Client",
     "Codec",
     "ControlRecord",
     "CorruptError",
@@ -69,6 +70,7 @@ __all__ = [
     "TruncatedError",
     "UnsupportedError",
     "__version__",
+    "aio",
     "build_batches",
     "build_control_batch",
     "decode_records",
