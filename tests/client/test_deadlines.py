@@ -18,12 +18,16 @@ from kafkawire import encode_response
 from kafkawire import messages as m
 from kafkawire.aio import Client as AsyncClient
 from kafkawire.client import (
+    EARLIEST,
     BrokerConnectionError,
     Client,
     NotKafkaError,
     RequestTimeoutError,
+    TopicPartition,
 )
 from kafkawire.client.flow import ANY_BROKER, Call, Gather
+from kafkawire.protocol import ApiKey, decode_request
+from kafkawire.protocol.versions import supported_versions
 from tests.client.test_client_faults import Peer, read_frame, serve_handshake
 from tests.support.faces import FACES, make_client
 
@@ -156,8 +160,6 @@ def serve_two_then_answer(peer, conn, index):
     serve_handshake(peer, conn)
     first = read_frame(conn)
     second = read_frame(conn)
-    from kafkawire.protocol import decode_request
-
     answers = [metadata_answer(decode_request(f)[0]) for f in (second, first)]
     conn.sendall(b"".join(answers))  # in the opposite order: matched by correlation id
     time.sleep(0.5)
@@ -191,3 +193,87 @@ def test_asyncio_client_pipelines_concurrent_calls():
         assert [a.controller_id for a in answers] == [1, 1]
     finally:
         peer.close()
+
+
+def test_calls_to_different_brokers_run_at_once(face):
+    """Two partitions led by two brokers that each take 0.6 s to answer ListOffsets: one
+    list_offsets call takes about 0.6 s, not 1.2 s."""
+    peers: list[Peer] = []
+
+    def handler(peer, conn, index):
+        while True:
+            header, request = peer.next_request(conn)
+            if header is None:
+                return
+            version = header.request_api_version
+            if header.request_api_key == ApiKey.API_VERSIONS:
+                body = m.ApiVersionsResponse(
+                    api_keys=[
+                        m.ApiVersionsResponse.ApiVersion(api_key=k, min_version=lo, max_version=hi)
+                        for k, (lo, hi) in supported_versions().items()
+                        if k in (ApiKey.API_VERSIONS, ApiKey.METADATA, ApiKey.LIST_OFFSETS)
+                    ]
+                )
+            elif header.request_api_key == ApiKey.METADATA:
+                body = two_broker_metadata(peers)
+            else:
+                time.sleep(0.6)
+                body = m.ListOffsetsResponse(
+                    topics=[
+                        m.ListOffsetsResponse.ListOffsetsTopicResponse(
+                            name="t",
+                            partitions=[
+                                m.ListOffsetsResponse.ListOffsetsPartitionResponse(
+                                    partition_index=p.partition_index,
+                                    offset=100 + p.partition_index,
+                                )
+                                for p in request.topics[0].partitions
+                            ],
+                        )
+                    ]
+                )
+            conn.sendall(
+                encode_response(body, version=version, correlation_id=header.correlation_id)
+            )
+
+    peers += [Peer(handler), Peer(handler)]
+    try:
+        with make_client(face, peers[0].address, request_timeout=5, retries=0) as client:
+            client.metadata(["t"])
+            start = time.monotonic()
+            found = client.list_offsets(
+                {TopicPartition("t", 0): EARLIEST, TopicPartition("t", 1): EARLIEST}
+            )
+            elapsed = time.monotonic() - start
+        assert {tp.partition: r.offset for tp, r in found.items()} == {0: 100, 1: 101}
+        for peer in peers:  # one ListOffsets each: both brokers were asked
+            keys = [header.request_api_key for header, _ in peer.requests]
+            assert keys.count(ApiKey.LIST_OFFSETS) == 1
+        assert elapsed < 1.1, elapsed
+    finally:
+        for peer in peers:
+            peer.close()
+
+
+def two_broker_metadata(peers: list[Peer]):
+    """Brokers 1 and 2 (the two peers); topic t with partition i led by broker i + 1."""
+    return m.MetadataResponse(
+        brokers=[
+            m.MetadataResponse.MetadataResponseBroker(
+                node_id=i + 1, host="127.0.0.1", port=peer.port
+            )
+            for i, peer in enumerate(peers)
+        ],
+        controller_id=1,
+        topics=[
+            m.MetadataResponse.MetadataResponseTopic(
+                name="t",
+                partitions=[
+                    m.MetadataResponse.MetadataResponsePartition(
+                        partition_index=i, leader_id=i + 1, replica_nodes=[i + 1], isr_nodes=[i + 1]
+                    )
+                    for i in range(2)
+                ],
+            )
+        ],
+    )
