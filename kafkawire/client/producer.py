@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from kafkawire.errors import CorruptError
 from kafkawire.protocol import messages as m
-from kafkawire.protocol.error_codes import raise_for_code
+from kafkawire.protocol.error_codes import ErrorCode, raise_for_code
 from kafkawire.records import build_batches
 
 from .core import ClientCore
@@ -40,6 +40,7 @@ def produce(
 
 
 def _produce_one(core, tp, batch, acks, timeout_ms, transactional_id) -> Flow[ProduceResult]:
+    idempotent = _producer_id(batch) >= 0
     request = m.ProduceRequest(
         transactional_id=transactional_id,
         acks=acks,
@@ -61,6 +62,9 @@ def _produce_one(core, tp, batch, acks, timeout_ms, transactional_id) -> Flow[Pr
             return ProduceResult(-1, -1, -1)
         for t in response.responses:
             for p in t.partition_responses:
+                if p.error_code == ErrorCode.DUPLICATE_SEQUENCE_NUMBER and idempotent:
+                    # an earlier try of this batch was written, its answer lost: done
+                    return ProduceResult(-1, -1, p.log_start_offset)
                 raise_for_code(p.error_code, p.error_message or f"{tp.topic}-{tp.partition}")
                 return ProduceResult(p.base_offset, p.log_append_time_ms, p.log_start_offset)
         raise CorruptError(f"Produce answer lacks {tp.topic}-{tp.partition}")
@@ -68,6 +72,13 @@ def _produce_one(core, tp, batch, acks, timeout_ms, transactional_id) -> Flow[Pr
     # Retrying a produce after a lost answer can write the batch twice unless it is idempotent
     # (producer id and sequence set): the broker then drops the duplicate.
     return (yield from core.retrying(attempt, "Produce"))
+
+
+def _producer_id(batch) -> int:
+    """The producer id of a record batch (magic 2), -1 for none or a legacy message set."""
+    if len(batch) < 51 or batch[16] != 2:
+        return -1
+    return int.from_bytes(batch[43:51], "big", signed=True)
 
 
 def produce_columns(
