@@ -53,10 +53,15 @@ class _Protocol(asyncio.BufferedProtocol):
         reason = None if exc is None else f"broke the connection: {exc}"
         _resolve(self.session.connection_lost(reason))
 
-    def close(self) -> None:
+    def close(self, *, flush: bool = False) -> None:
+        """Fail what is pending and close; ``flush`` still sends what is buffered (an acks=0
+        produce) rather than dropping it."""
         _resolve(self.session.close())
         if self.transport is not None:
-            self.transport.abort()
+            if flush:
+                self.transport.close()
+            else:
+                self.transport.abort()
 
 
 def _resolve(done: list[Completion]) -> None:
@@ -89,7 +94,7 @@ class AsyncTransport:
 
     async def close(self) -> None:
         for conn in list(self._connections.values()):
-            conn.close()
+            conn.close(flush=True)
         self._connections.clear()
 
     async def _perform(self, calls: list[Call]) -> list:

@@ -82,19 +82,20 @@ class SyncTransport:
             owners[token] = conn
             self._complete(conn.session.send(call.request, token, newest=call.newest), results)
             self._want_write(conn)
-        while any(t not in results for t in tokens):
+        while waiting := [t for t in tokens if self._waiting(t, results, owners)]:
             now = time.monotonic()
-            for token in tokens:
-                if token not in results and now >= deadlines[token]:
+            for token in waiting:
+                if now >= deadlines[token]:
                     conn = owners[token]
                     timeout = deadlines[token] - start
+                    what = "no answer from" if token not in results else "could not send to"
                     results[token] = RequestTimeoutError(
-                        f"no answer from {conn.session.address} in {timeout:g} s"
+                        f"{what} {conn.session.address} in {timeout:g} s"
                     )
                     # the answer may still come: the connection cannot be reused
                     self._complete(conn.session.close("closed: a call on it timed out"), results)
                     self._drop(conn, results)
-            waiting = [deadlines[t] for t in tokens if t not in results]
+            waiting = [deadlines[t] for t in tokens if self._waiting(t, results, owners)]
             if not waiting:
                 break
             for key, mask in self._selector.select(max(0.0, min(waiting) - now)):
@@ -104,6 +105,16 @@ class SyncTransport:
                 if mask & selectors.EVENT_READ and not conn.session.closed:
                     self._read(conn, results)
         return [results[t] for t in tokens]
+
+    def _waiting(self, token: int, results: dict, owners: dict[int, _Connection]) -> bool:
+        """Whether call ``token`` is unfinished: no outcome yet, or (a Produce with acks=0,
+        finished when handed over) its bytes are not all sent."""
+        if token not in results:
+            return True
+        conn = owners.get(token)
+        if conn is None or self._connections.get(conn.key) is not conn:
+            return False
+        return bool(conn.outbox) or conn.session.has_data_to_send
 
     def _complete(self, done: list[Completion], results: dict) -> None:
         for token, response, error in done:  # the first outcome of a call stands

@@ -283,6 +283,24 @@ def test_acks_and_idempotent_producer(client):
     assert sorted(batches["base_sequence"][batches["base_sequence"] >= 0]) == [0, 10]
 
 
+def test_acks_0_as_the_first_call_is_sent(broker, client, request):
+    """A fire-and-forget produce finishes when handed over, even before the handshake has
+    ended: it must still go out, before close() returns."""
+    topic = new_topic(client)
+    tp = TopicPartition(topic, 0)
+    face = request.node.callspec.params["client"]
+    with make_client(face, broker.bootstrap) as fresh:
+        assert fresh.produce_columns(tp, [b"fire", b"forget"], acks=0).base_offset == -1
+    deadline = time.monotonic() + 10
+    while client.latest_offsets([tp])[tp] < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)  # the broker appends it after it answered nobody
+    assert [bytes(v) for v in pa_values(client, tp)] == [b"fire", b"forget"]
+
+
+def pa_values(client, tp):
+    return [v.as_py() for c in client.read_range(tp, 0) for v in c.to_arrow()["value"]]
+
+
 def test_large_records(client):
     topic = new_topic(client)
     tp = TopicPartition(topic, 0)
