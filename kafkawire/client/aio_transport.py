@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import ssl
 
 from kafkawire.errors import KafkawireError
 
@@ -18,12 +19,14 @@ from .core import ClientCore, ConnectionKey
 from .errors import BrokerConnectionError, ClientError, RequestTimeoutError
 from .flow import Call, Flow, Sleep, calls_of, resume, unreachable
 from .session import BrokerSession, Completion
+from .tls import handshake_failure, handshake_timeout, ssl_context
 
 
 class _Protocol(asyncio.BufferedProtocol):
     def __init__(self, session: BrokerSession) -> None:
         self.session = session
         self.transport: asyncio.Transport | None = None
+        self.gone = asyncio.get_running_loop().create_future()  # set by connection_lost
 
     def connection_made(self, transport) -> None:
         self.transport = transport
@@ -52,6 +55,8 @@ class _Protocol(asyncio.BufferedProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         reason = None if exc is None else f"broke the connection: {exc}"
         _resolve(self.session.connection_lost(reason))
+        if not self.gone.done():
+            self.gone.set_result(None)
 
     def close(self, *, flush: bool = False) -> None:
         """Fail what is pending and close; ``flush`` still sends what is buffered (an acks=0
@@ -79,6 +84,7 @@ class AsyncTransport:
         self._core = core
         self._connections: dict[ConnectionKey, _Protocol] = {}
         self._connecting: dict[ConnectionKey, asyncio.Future] = {}
+        self._tls = ssl_context(core.config)
 
     async def run(self, flow: Flow):
         """Drive ``flow`` to its end; its return value."""
@@ -93,9 +99,13 @@ class AsyncTransport:
             return stop.value
 
     async def close(self) -> None:
-        for conn in list(self._connections.values()):
-            conn.close(flush=True)
+        """Close every connection and wait (a second at most) until they are gone."""
+        connections = list(self._connections.values())
         self._connections.clear()
+        for conn in connections:
+            conn.close(flush=True)
+        if connections:
+            await asyncio.wait([conn.gone for conn in connections], timeout=1.0)
 
     async def _perform(self, calls: list[Call]) -> list:
         return list(await asyncio.gather(*(self._one(call) for call in calls)))
@@ -164,15 +174,22 @@ class AsyncTransport:
             address, client_id=config.client_id, max_frame_size=config.max_frame_size
         )
         loop = asyncio.get_running_loop()
+        tls = {} if self._tls is None else {"ssl": self._tls, "server_hostname": host}
         try:
             _, protocol = await asyncio.wait_for(
-                loop.create_connection(lambda: _Protocol(session), host, port),
+                loop.create_connection(lambda: _Protocol(session), host, port, **tls),
                 config.connect_timeout,
             )
         except asyncio.TimeoutError:
+            if self._tls is not None:
+                raise handshake_timeout(address, config.connect_timeout) from None
             raise BrokerConnectionError(
                 f"cannot connect to {address}: no answer in {config.connect_timeout:g} s"
             ) from None
+        except ssl.SSLError as exc:
+            raise handshake_failure(address, exc) from None
         except OSError as exc:
+            if self._tls is not None and not isinstance(exc, ConnectionRefusedError):
+                raise handshake_failure(address, exc) from None
             raise BrokerConnectionError(f"cannot connect to {address}: {exc}") from None
         return protocol

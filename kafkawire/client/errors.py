@@ -24,5 +24,10 @@ class NotKafkaError(ClientError):
     Not retried: asking again cannot help."""
 
 
+class TlsError(ClientError):
+    """The TLS handshake failed: an untrusted or mismatched certificate, or a peer that does not
+    speak TLS. Not retried."""
+
+
 class ConfigError(ClientError, ValueError):
     """An unknown client property, or a value it cannot take."""

