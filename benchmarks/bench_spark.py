@@ -129,7 +129,7 @@ class ConfluentReader(DataSourceReader):
             consumer.close()
 
     def read(self, partition):
-        from kafkawire.spark._arrow import SCHEMA
+        from kafkawire.records.arrow import SCHEMA
 
         p = partition.value
         consumer = self._consumer()

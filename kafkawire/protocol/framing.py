@@ -14,6 +14,7 @@ reader and recording proxy, and Kafka 0.7's framing (``pre08``).
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterator
 
 from kafkawire.errors import CorruptError, LimitExceededError, TruncatedError
 from kafkawire.protocol._codec import decode_response, encode_request
@@ -88,6 +89,22 @@ class FrameReader:
         """Bytes received but not handed out as frames yet."""
         return self._end - self._pos
 
+    @property
+    def position(self) -> int:
+        """Where the next frame (its size prefix) starts in the byte stream."""
+        return self._consumed + self._pos
+
+    def frames_with_positions(self) -> list[tuple[int, bytes]]:
+        """The complete frames, each with the stream position of its first byte after the
+        size prefix (where a decoder's error offsets start)."""
+        out = []
+        while True:
+            start = self.position + 4
+            frame = self.next_frame()
+            if frame is None:
+                return out
+            out.append((start, frame))
+
     def _frame_size(self) -> int:
         (size,) = _SIZE.unpack_from(self._buf, self._pos)
         offset = self._consumed + self._pos
@@ -119,6 +136,29 @@ class FrameReader:
         short = n - (len(self._buf) - self._end)
         if short > 0:
             self._buf += bytes(short)
+
+
+def split_frames(
+    buf, *, max_frame_size: int = DEFAULT_MAX_FRAME_SIZE, chunk: int = 1 << 20
+) -> Iterator[tuple[int, bytes]]:
+    """(position of the size prefix, frame) of every frame of a whole recorded stream (a
+    capture file, say), read ``chunk`` bytes at a time so that memory stays small.
+
+    :raises TruncatedError: the stream ends inside a frame (or its size prefix).
+    :raises CorruptError / LimitExceededError: a negative or oversized frame size.
+    """
+    reader = FrameReader(max_frame_size=max_frame_size)
+    with memoryview(buf) as view:
+        for start in range(0, len(view), chunk):
+            reader.feed(view[start : start + chunk])
+            for position, frame in reader.frames_with_positions():
+                yield position - 4, frame
+    if reader.buffered:
+        raise TruncatedError(
+            f"the stream ends inside a frame ({reader.buffered} bytes of it there)",
+            offset=reader.position,
+            field="frame size" if reader.buffered < 4 else "frame",
+        )
 
 
 class Correlator:

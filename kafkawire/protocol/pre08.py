@@ -44,10 +44,10 @@ from kafkawire.errors import (
     CrcError,
     DecodeError,
     EncodeError,
-    LimitExceededError,
     TruncatedError,
     UnsupportedError,
 )
+from kafkawire.protocol.framing import DEFAULT_MAX_FRAME_SIZE, FrameReader
 
 __all__ = [
     "DEFAULT_MAX_FRAME_SIZE",
@@ -78,7 +78,6 @@ __all__ = [
     "read_message_set",
 ]
 
-DEFAULT_MAX_FRAME_SIZE = 100 * 1024 * 1024
 # Kafka never nests a compressed message inside another; a few levels are accepted, more are
 # a recursion bomb.
 MAX_NESTING = 4
@@ -824,39 +823,6 @@ def decode_response(frame, request, *, verify_crc: bool = True) -> Response:
 # --- sans-IO connection -----------------------------------------------------------------------
 
 
-class _Frames:
-    """Splits one direction's bytes into frames; tracks each frame's stream offset."""
-
-    def __init__(self, max_frame_size: int) -> None:
-        self.max_frame_size = max_frame_size
-        self.buf = bytearray()
-        self.consumed = 0  # stream offset of buf[0]
-
-    def feed(self, data) -> list[tuple[int, bytes]]:
-        self.buf += data
-        frames = []
-        pos = 0
-        while len(self.buf) - pos >= 4:
-            (size,) = _I32.unpack_from(self.buf, pos)
-            if size < 0:
-                raise CorruptError(
-                    f"negative frame size {size}", offset=self.consumed + pos, field="size"
-                )
-            if size > self.max_frame_size:
-                raise LimitExceededError(
-                    f"frame of {size} bytes exceeds the limit of {self.max_frame_size}",
-                    offset=self.consumed + pos,
-                    field="size",
-                )
-            if len(self.buf) - pos - 4 < size:
-                break
-            frames.append((self.consumed + pos + 4, bytes(self.buf[pos + 4 : pos + 4 + size])))
-            pos += 4 + size
-        del self.buf[:pos]
-        self.consumed += pos
-        return frames
-
-
 def _shifted(exc: DecodeError, base: int) -> DecodeError:
     offset = None if exc.offset is None else exc.offset + base
     return type(exc)(exc.reason, offset=offset, batch_offset=exc.batch_offset, field=exc.field)
@@ -875,8 +841,8 @@ class Connection:
     def __init__(
         self, *, max_frame_size: int = DEFAULT_MAX_FRAME_SIZE, verify_crc: bool = True
     ) -> None:
-        self._requests = _Frames(max_frame_size)
-        self._responses = _Frames(max_frame_size)
+        self._requests = FrameReader(max_frame_size=max_frame_size)
+        self._responses = FrameReader(max_frame_size=max_frame_size)
         self._verify_crc = verify_crc
         self._waiting: deque[Request] = deque()
         self._unmatched: deque[tuple[int, bytes]] = deque()
@@ -884,7 +850,8 @@ class Connection:
     def feed_requests(self, data) -> list[Request]:
         """The requests completed by ``data`` (client-to-broker bytes)."""
         out = []
-        for start, frame in self._requests.feed(data):
+        self._requests.feed(data)
+        for start, frame in self._requests.frames_with_positions():
             try:
                 req = decode_request(frame, verify_crc=self._verify_crc)
             except DecodeError as exc:
@@ -896,7 +863,8 @@ class Connection:
 
     def feed_responses(self, data=b"") -> list[tuple[Request, Response]]:
         """(request, response) pairs completed by ``data`` (broker-to-client bytes)."""
-        self._unmatched.extend(self._responses.feed(data))
+        self._responses.feed(data)
+        self._unmatched.extend(self._responses.frames_with_positions())
         out = []
         while self._unmatched and self._waiting:
             start, frame = self._unmatched.popleft()
@@ -920,4 +888,4 @@ class Connection:
     @property
     def buffered(self) -> tuple[int, int]:
         """Bytes of an incomplete frame held, (requests, responses)."""
-        return len(self._requests.buf), len(self._responses.buf)
+        return self._requests.buffered, self._responses.buffered

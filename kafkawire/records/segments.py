@@ -225,7 +225,7 @@ def read_arrow(
 
     topic and partition are null for files outside a ``<topic>-<partition>`` directory.
     """
-    from kafkawire.spark._arrow import kafka_batches
+    from kafkawire.records.arrow import kafka_batches
 
     segments = [paths] if isinstance(paths, SegmentFile) else find_segments(paths)
     for segment in segments:
@@ -247,7 +247,7 @@ def read_table(
     """All records under ``paths`` as one pyarrow Table (see :func:`read_arrow`)."""
     import pyarrow as pa
 
-    from kafkawire.spark._arrow import arrow_schema
+    from kafkawire.records.arrow import arrow_schema
 
     batches = read_arrow(
         paths, include_headers=include_headers, verify_crc=verify_crc, skip_corrupt=skip_corrupt

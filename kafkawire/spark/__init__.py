@@ -22,7 +22,7 @@ SOURCE_NAME = "kafkawire"
 SEGMENT_SOURCE_NAME = "kafkawire_segments"
 
 # pyspark is imported on first use, so that kafkawire.records.segments (which shares the Arrow
-# conversion in kafkawire.spark._arrow) works without it.
+# conversion in kafkawire.records.arrow) works without it.
 _LAZY = {
     "KafkaDataSource": "kafkawire.spark._sources",
     "SegmentDataSource": "kafkawire.spark._sources",

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pyarrow as pa
 
 from kafkawire.protocol.error_codes import OffsetOutOfRangeError
-from kafkawire.spark._arrow import kafka_batches
+from kafkawire.records.arrow import kafka_batches
 from kafkawire.spark._options import DataLossError, ReadOptions
 from kafkawire.spark._planning import OffsetRange
 

@@ -36,9 +36,9 @@ from pyspark.sql.types import (
 )
 
 from kafkawire.client import Client, TopicPartition
+from kafkawire.records.arrow import kafka_batches
 from kafkawire.records.segments import DEFAULT_CHUNK_BYTES, SegmentFile, find_segments, read_views
 from kafkawire.spark import SEGMENT_SOURCE_NAME, SOURCE_NAME
-from kafkawire.spark._arrow import kafka_batches
 from kafkawire.spark._options import (
     DataLossError,
     OptionError,

@@ -11,75 +11,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from kafkawire.client import Client, TopicPartition
-from kafkawire.errors import EncodeError
+from kafkawire.client import Client, TopicPartition, key_partitions
 from kafkawire.spark._options import OptionError, WriteOptions
-
-_M = np.uint32(0x5BD1E995)
-_SEED = np.uint32(0x9747B28C)
-
-
-def murmur2_array(keys: pa.Array) -> np.ndarray:
-    """Java Kafka's murmur2 of every key of a binary/string Arrow array (int32, as Java's
-    signed result), in vectorised numpy: one pass per 4-byte block of the longest key.
-    Null keys hash as empty ones (callers do not use them)."""
-    if pa.types.is_string(keys.type) or pa.types.is_large_string(keys.type):
-        keys = keys.cast(pa.large_binary() if pa.types.is_large_string(keys.type) else pa.binary())
-    elif pa.types.is_binary_view(keys.type) or pa.types.is_string_view(keys.type):
-        keys = keys.cast(pa.large_binary())
-    if not (pa.types.is_binary(keys.type) or pa.types.is_large_binary(keys.type)):
-        raise EncodeError(f"keys must be binary or string, not {keys.type}")
-    n = len(keys)
-    _, offsets_buf, data_buf = keys.buffers()
-    offset_type = np.int64 if pa.types.is_large_binary(keys.type) else np.int32
-    offsets = np.frombuffer(offsets_buf, offset_type)[keys.offset : keys.offset + n + 1]
-    offsets = offsets.astype(np.int64)
-    data = np.frombuffer(data_buf, np.uint8) if data_buf is not None else np.zeros(0, np.uint8)
-    if keys.null_count:
-        valid = np.asarray(keys.is_valid())
-        lengths = np.where(valid, np.diff(offsets), 0)
-    else:
-        lengths = np.diff(offsets)
-    starts = offsets[:-1]
-    h = _SEED ^ lengths.astype(np.uint32)
-    blocks = lengths // 4
-    # rows by block count, longest first: block j is then a prefix of this order
-    order = np.argsort(-blocks, kind="stable")
-    counts = np.bincount(blocks, minlength=1)
-    remaining = n - np.cumsum(counts)  # remaining[j]: rows with more than j blocks
-    for j in range(int(blocks.max(initial=0))):
-        rows = order[: remaining[j]]
-        at = starts[rows] + 4 * j
-        k = (
-            data[at].astype(np.uint32)
-            | (data[at + 1].astype(np.uint32) << 8)
-            | (data[at + 2].astype(np.uint32) << 16)
-            | (data[at + 3].astype(np.uint32) << 24)
-        )
-        k *= _M
-        k ^= k >> np.uint32(24)
-        k *= _M
-        h[rows] = (h[rows] * _M) ^ k
-    tail = lengths % 4
-    rows = np.flatnonzero(tail)
-    if len(rows):
-        at = starts[rows] + 4 * blocks[rows]
-        t = tail[rows]
-        x = data[at].astype(np.uint32)
-        two = t >= 2
-        x[two] |= data[at[two] + 1].astype(np.uint32) << 8
-        three = t == 3
-        x[three] |= data[at[three] + 2].astype(np.uint32) << 16
-        h[rows] = (h[rows] ^ x) * _M
-    h ^= h >> np.uint32(13)
-    h *= _M
-    h ^= h >> np.uint32(15)
-    return h.view(np.int32)
-
-
-def key_partitions(keys: pa.Array, num_partitions: int) -> np.ndarray:
-    """Java's default partitioner for keyed records: toPositive(murmur2(key)) % n."""
-    return ((murmur2_array(keys).view(np.uint32) & 0x7FFFFFFF) % num_partitions).astype(np.int32)
 
 
 @dataclass

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from kafkawire import BatchBuilder, build_control_batch, cli, messages
+from kafkawire.cli import bench as cli_bench
 from kafkawire.protocol import encode_request, encode_response, pre08
 from kafkawire.protocol.versions import downgrade_response
 
@@ -501,6 +502,6 @@ def test_bench_collects_the_suites(capfd):
 
 
 def test_bench_without_a_checkout(capsys, monkeypatch):
-    monkeypatch.setattr(cli, "benchmarks_dir", lambda: None)
+    monkeypatch.setattr(cli_bench, "benchmarks_dir", lambda: None)
     status, _, err = run(capsys, "bench")
     assert status == 1 and "source checkout" in err

@@ -644,7 +644,7 @@ def test_connection_errors_carry_stream_offsets():
     conn = Connection(max_frame_size=100)
     with pytest.raises(LimitExceededError) as info:
         conn.feed_requests(good + struct.pack(">i", 101))
-    assert (info.value.offset, info.value.field) == (len(good), "size")
+    assert (info.value.offset, info.value.field) == (len(good), "frame size")
     with pytest.raises(CorruptError):
         Connection().feed_responses(struct.pack(">i", -1))
 

@@ -11,7 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from kafkawire.client import Client, TopicPartition, murmur2
+from kafkawire.client import Client, TopicPartition, key_partitions, murmur2
 from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError
 from kafkawire.spark._options import (
     DataLossError,
@@ -32,7 +32,6 @@ from kafkawire.spark._planning import (
     to_json,
 )
 from kafkawire.spark._reading import read_offset_range
-from kafkawire.spark._writing import key_partitions, murmur2_array
 
 pytestmark = pytest.mark.interop
 
@@ -126,17 +125,19 @@ def test_rate_limit_shares_by_size():
     assert list(to_json({b: 1, a: 2})["t"]) == ["0", "1"]
 
 
-def test_murmur2_vectorised_matches_java():
+def test_writer_partitions_keys_as_java_does():
+    """The Spark sink partitions an Arrow key column with the compiled murmur2 (the one
+    partitioner): binary, sliced and string columns, as Java's producer would."""
     rng = np.random.default_rng(3)
     keys = [rng.bytes(int(n)) for n in rng.integers(0, 40, 3000)] + [b"", b"a", b"ab", b"abc"]
     keys += [b"x" * 1000]
     arr = pa.array(keys, pa.binary())
-    assert murmur2_array(arr).tolist() == [murmur2(k) for k in keys]
-    sliced = arr.slice(7, 100)
-    assert murmur2_array(sliced).tolist() == [murmur2(k) for k in keys[7:107]]
+    want = [(murmur2(k) & 0x7FFFFFFF) % 7 for k in keys]
+    assert key_partitions(arr, 7).tolist() == want
+    assert key_partitions(arr.slice(7, 100), 7).tolist() == want[7:107]
     texts = pa.array([f"user-{i}" for i in range(500)] + [None])
     want = [(murmur2(b"user-%d" % i) & 0x7FFFFFFF) % 7 for i in range(500)]
-    assert key_partitions(texts, 7).tolist()[:500] == want
+    assert key_partitions(texts, 7).tolist() == [*want, -1]
 
 
 @pytest.fixture(scope="module")

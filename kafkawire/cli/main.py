@@ -1,0 +1,115 @@
+"""The command line: the parser of every subcommand, and ``main``."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+
+from kafkawire._version import __version__
+from kafkawire.cli.bench import cmd_bench
+from kafkawire.cli.common import PROG, CliError
+from kafkawire.cli.convert import cmd_convert
+from kafkawire.cli.inspect import Kind, cmd_inspect
+from kafkawire.cli.record import cmd_record, host_port
+from kafkawire.errors import KafkawireError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="The Apache Kafka wire protocol: inspect, record, convert."
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser(
+        "inspect",
+        help="pretty-print captures and segment files",
+        description="Pretty-print segment files (record batches back to back) and captures "
+        "(one TCP direction of size-prefixed frames, as `kafkawire record` writes them); "
+        "what a file holds is told from its content. Requests are shown with the response "
+        "that has their correlation id: --responses FILE, or the .responses file beside a "
+        ".requests file. Kafka 0.7 captures and .kafka logs are recognised too.",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--responses", metavar="FILE", help="the other direction of a capture")
+    p.add_argument("-v", "--verbose", action="store_true", help="show every record")
+    p.add_argument("--json", action="store_true", help="one JSON object a line")
+    p.add_argument(
+        "--max-bytes",
+        type=int,
+        default=64,
+        metavar="N",
+        help="show at most N bytes of each key, value or bytes field (0: all; default 64)",
+    )
+    p.add_argument(
+        "--format",
+        choices=["auto", *(k.value for k in Kind)],
+        default="auto",
+        help="what the files hold (default: tell from the content)",
+    )
+    p.set_defaults(run=cmd_inspect)
+
+    p = sub.add_parser(
+        "record",
+        help="a proxy that writes each connection to capture files",
+        description="Listen, forward each connection to the upstream broker, and write its "
+        "two directions to DIR/conn-N.requests and DIR/conn-N.responses. Point a client's "
+        "bootstrap at it: the broker's metadata still names the broker itself, so only "
+        "connections made to this address are recorded.",
+    )
+    p.add_argument("--listen", type=host_port, required=True, metavar="HOST:PORT")
+    p.add_argument("--upstream", type=host_port, required=True, metavar="HOST:PORT")
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument(
+        "--connections", type=int, metavar="N", help="stop after N connections have closed"
+    )
+    p.add_argument("--duration", type=float, metavar="SECONDS", help="stop after this long")
+    p.set_defaults(run=cmd_record)
+
+    p = sub.add_parser(
+        "convert",
+        help="segment files to Parquet",
+        description="Write the records of segment files (or of the NNNNNNNNNNNNNNNNNNNN.log "
+        "files under directories) to one Parquet file with Spark's Kafka columns.",
+    )
+    p.add_argument("segments", nargs="+", metavar="SEGMENT")
+    p.add_argument("--out", required=True, metavar="FILE.parquet")
+    p.add_argument("--no-headers", action="store_true", help="leave out the headers column")
+    p.add_argument("--skip-corrupt", action="store_true", help="skip corrupt batches, warning")
+    p.add_argument("--no-verify-crc", action="store_true", help="do not check batch CRCs")
+    p.add_argument("--compression", default="zstd", help="Parquet codec (default zstd)")
+    p.add_argument("--chunk-mb", type=int, default=64, metavar="MB", help=argparse.SUPPRESS)
+    p.add_argument("--progress", action="store_true", help="draw the progress bar even off a tty")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
+    p.set_defaults(run=cmd_convert)
+
+    p = sub.add_parser(
+        "bench",
+        help="run the benchmark suites (needs the source checkout)",
+        description="Run benchmarks/ with pytest-benchmark (CPU time); the arguments go to "
+        "pytest, e.g. `kafkawire bench -- -k decode`.",
+    )
+    p.add_argument("pytest_args", nargs=argparse.REMAINDER, metavar="PYTEST_ARGS")
+    p.set_defaults(run=cmd_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command; returns the exit status (usage errors exit through argparse)."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except CliError as exc:
+        sys.stderr.write(f"{PROG}: {exc}\n")
+        return 1
+    except KafkawireError as exc:  # a decode problem not caught nearer: still one line
+        sys.stderr.write(f"{PROG}: {exc}\n")
+        return 1
+    except BrokenPipeError:  # `kafkawire inspect ... | head`
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - stays open until exit
+        return 0
+    except KeyboardInterrupt:
+        return 130
