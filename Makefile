@@ -81,7 +81,7 @@ clean:
 FUZZ_TIME ?= 60
 FUZZ_NICE := nice -n 10
 FUZZ_PY_TARGETS := records legacy request response message frames correlator codecs pre08
-FUZZ_NATIVE_TARGETS := record_scan lz4 snappy varint
+FUZZ_NATIVE_TARGETS := record_scan lz4 snappy varint memory
 FUZZ_NATIVE_DIR := build/fuzz-native
 FUZZ_NATIVE_FLAGS := -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -Isrc_c

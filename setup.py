@@ -1,7 +1,8 @@
 """Build of kafkawire's compiled parts.
 
 Every ``kafkawire/**/*.pyx`` becomes an extension module, linked with the
-portable C in ``src_c/``.  Environment switches:
+portable C of ``src_c/`` that it calls (``C_SOURCES``; the headers are
+included as needed).  Environment switches:
 
 - ``KAFKAWIRE_DEBUG=1``: -O0 -g, assertions on, Cython line tracing and HTML annotation.
 - ``KAFKAWIRE_SANITIZE=1``: AddressSanitizer + UndefinedBehaviorSanitizer (run the
@@ -27,7 +28,13 @@ SANITIZE = os.environ.get("KAFKAWIRE_SANITIZE") == "1"
 COVERAGE = os.environ.get("KAFKAWIRE_COVERAGE") == "1"
 KEEP_GOING = os.environ.get("KAFKAWIRE_KEEP_GOING") == "1"
 
-c_sources = sorted(str(p.relative_to(HERE)) for p in (HERE / "src_c").glob("*.c"))
+# The src_c objects each extension links (headers-only helpers need no entry).
+C_SOURCES = {
+    "kafkawire.records._decode": ["crc32c.c", "record_scan.c"],
+    "kafkawire.records._build": ["crc32c.c", "record_encode.c"],
+    "kafkawire.compression._codecs": ["lz4_decode.c", "snappy_decode.c", "zstd_system.c"],
+    "kafkawire.protocol._codec": [],
+}
 c_headers = sorted(str(p.relative_to(HERE)) for p in (HERE / "src_c").glob("*.h"))
 include_dirs = ["src_c", numpy.get_include()]
 compile_args = ["-std=c11", "-Wall", "-Wno-unused-function", "-fno-strict-aliasing"]
@@ -61,11 +68,15 @@ extensions = []
 for pyx in sorted((HERE / "kafkawire").rglob("*.pyx")):
     rel = pyx.relative_to(HERE)
     module = ".".join(rel.with_suffix("").parts)
+    if module not in C_SOURCES:
+        raise SystemExit(f"setup.py: say in C_SOURCES which src_c files {module} links")
+    sources = [f"src_c/{name}" for name in C_SOURCES[module]]
+    includes = sorted(str(p.relative_to(HERE)) for p in pyx.parent.glob(f"{pyx.stem}*.pxi"))
     extensions.append(
         Extension(
             module,
             [str(rel)],
-            depends=[*c_sources, *c_headers],  # linked in by BuildExt
+            depends=[*sources, *c_headers, *includes],  # sources linked in by BuildExt
             include_dirs=include_dirs,
             define_macros=macros,
             extra_compile_args=compile_args,
@@ -87,19 +98,23 @@ def cythonized(ext: Extension) -> list[Extension]:
 
 class BuildExt(build_ext):
     def build_extensions(self):
-        # src_c/ is compiled once and linked into every extension. Compiled as part of each
-        # one, parallel builds (-j) wrote the same object files at the same time, and an
-        # extension could link a half-written one (undefined symbol at import).
+        # src_c/ is compiled once, before the extensions, and each extension links the objects
+        # of its C_SOURCES. Compiled as part of each one, parallel builds (-j) wrote the same
+        # object files at the same time, and an extension could link a half-written one
+        # (undefined symbol at import).
+        wanted = sorted({name for names in C_SOURCES.values() for name in names})
         objects = self.compiler.compile(
-            c_sources,
+            [f"src_c/{name}" for name in wanted],
             output_dir=self.build_temp,
             macros=macros,
             include_dirs=include_dirs,
             extra_postargs=compile_args,
             depends=c_headers,
         )
+        object_of = dict(zip(wanted, objects, strict=True))
         for ext in self.extensions:
-            ext.extra_objects = [*ext.extra_objects, *objects]
+            linked = [object_of[name] for name in C_SOURCES[ext.name]]
+            ext.extra_objects = [*ext.extra_objects, *linked]
         super().build_extensions()
 
     def build_extension(self, ext):

@@ -178,4 +178,20 @@ KW_INLINE void kw_put_be16(uint8_t *p, uint16_t v)
     p[1] = (uint8_t)v;
 }
 
+/* An IEEE-754 double, big-endian (Kafka's float64). */
+KW_INLINE double kw_load_f64(const uint8_t *p)
+{
+    uint64_t u = kw_be64(p);
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
+
+KW_INLINE void kw_store_f64(uint8_t *p, double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    kw_put_be64(p, u);
+}
+
 #endif

@@ -34,56 +34,16 @@ from kafkawire.protocol import _base
 cdef object UNSET = _base.UNSET
 cdef object ZERO_UUID = _base.ZERO_UUID
 
-cdef extern from *:
-    """
-    #include <structmember.h>
-    static PyObject *kw_alloc(PyObject *tp) {
-        return ((PyTypeObject *)tp)->tp_alloc((PyTypeObject *)tp, 0);
-    }
-    static Py_ssize_t kw_slot_offset(PyObject *descr) {
-        if (Py_TYPE(descr) != &PyMemberDescr_Type) return -1;
-        return ((PyMemberDescrObject *)descr)->d_member->offset;
-    }
-    #define KW_SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
-    /* Store a new reference to v in a slot, dropping what was there. */
-    static void kw_set_slot(PyObject *obj, Py_ssize_t off, PyObject *v) {
-        PyObject *old = KW_SLOT(obj, off);
-        Py_INCREF(v);
-        KW_SLOT(obj, off) = v;
-        Py_XDECREF(old);
-    }
-    static PyObject *kw_get_slot(PyObject *obj, Py_ssize_t off) { return KW_SLOT(obj, off); }
-    /* mv[start:start + n] for a 1-D memoryview of unsigned bytes (a records field: one per
-       Fetch partition), without the slice object and index conversions of a subscript. The
-       new view shares mv's managed buffer, so it keeps the source alive just as a slice
-       does; the caller has checked that the range lies inside mv. */
-    static PyObject *kw_subview(PyObject *mv, Py_ssize_t start, Py_ssize_t n) {
-        PyObject *sub = PyMemoryView_FromObject(mv);
-        if (sub == NULL) return NULL;
-        Py_buffer *view = PyMemoryView_GET_BUFFER(sub);
-        view->buf = (char *)view->buf + start;
-        view->len = n;
-        view->shape[0] = n;
-        return sub;
-    }
-    static double kw_load_f64(const uint8_t *p) {
-        uint64_t u = 0; double d;
-        for (int i = 0; i < 8; i++) u = (u << 8) | p[i];
-        memcpy(&d, &u, 8);
-        return d;
-    }
-    static void kw_store_f64(uint8_t *p, double d) {
-        uint64_t u; memcpy(&u, &d, 8);
-        for (int i = 7; i >= 0; i--) { p[i] = (uint8_t)u; u >>= 8; }
-    }
-    """
+cdef extern from "varint.h" nogil:
+    double kw_load_f64(const uint8_t *p)
+    void kw_store_f64(uint8_t *p, double d)
+
+cdef extern from "pyobject.h":
     object kw_alloc(object tp)
     Py_ssize_t kw_slot_offset(object descr)
     void kw_set_slot(object obj, Py_ssize_t off, object v)
     PyObject *kw_get_slot(object obj, Py_ssize_t off)
     object kw_subview(object mv, Py_ssize_t start, Py_ssize_t n)
-    double kw_load_f64(const uint8_t *p)
-    void kw_store_f64(uint8_t *p, double d)
     PyObject *PyUnicode_DecodeUTF8(const char *s, Py_ssize_t size, const char *errors)
     const char *PyUnicode_AsUTF8AndSize(object s, Py_ssize_t *size)  # NULL: error set
     bint PyUnicode_Check(object o)

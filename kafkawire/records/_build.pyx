@@ -49,16 +49,8 @@ cdef extern from "Python.h":
     Py_ssize_t PySequence_Fast_GET_SIZE(object o)
     PyObject **PySequence_Fast_ITEMS(object o)
 
-cdef extern from *:
-    """
-    /* a bytes object's size lowered in place: its memory block stays as it is */
-    static void _kw_bytes_shrink(PyObject *o, Py_ssize_t n)
-    {
-        Py_SET_SIZE((PyVarObject *)o, n);
-        PyBytes_AS_STRING(o)[n] = 0;
-    }
-    """
-    void _kw_bytes_shrink(PyObject *o, Py_ssize_t n)
+cdef extern from "pyobject.h":
+    void kw_bytes_shrink(PyObject *o, Py_ssize_t n)
 
 cdef extern from "<time.h>" nogil:
     cdef struct timespec:
@@ -610,7 +602,7 @@ cdef class BatchBuilder:
             if self._cap - self._len <= (self._len >> 3):
                 # little room left over: it stays allocated, which is cheaper than a
                 # realloc that leaves a small free fragment behind for every batch
-                _kw_bytes_shrink(o, <Py_ssize_t>self._len)
+                kw_bytes_shrink(o, <Py_ssize_t>self._len)
             else:
                 _PyBytes_Resize(&o, <Py_ssize_t>self._len)
             out = <bytes>o

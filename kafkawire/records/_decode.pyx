@@ -334,45 +334,7 @@ cdef class _AbortedTransactions:
 # them, gzip's and zstd's are copied), and a dropped view's slabs that
 # nothing else refers to (refcount 1, the bytes ring's rule) wait in a small
 # pool for the next call.  Not on free-threaded builds.
-cdef extern from *:
-    """
-    #define KW_SLAB_SIZE ((Py_ssize_t)1 << 20)
-    #define KW_SLAB_POOL 32 /* at most 32 MiB kept between calls */
-    static PyObject *kw_slab_pool[KW_SLAB_POOL];
-    static int kw_slab_count;
-
-    /* A slab for the caller to fill: a pooled one or a new one. */
-    static PyObject *kw_slab_take(void)
-    {
-    #ifndef Py_GIL_DISABLED
-        if (kw_slab_count > 0)
-            return kw_slab_pool[--kw_slab_count];
-    #endif
-        return PyBytes_FromStringAndSize(NULL, KW_SLAB_SIZE);
-    }
-
-    /* Pool the slabs of a dropped walker's payload list that only it holds. */
-    static void kw_slab_recycle(PyObject *segments)
-    {
-    #ifndef Py_GIL_DISABLED
-        if (!segments || !PyList_CheckExact(segments) || Py_REFCNT(segments) != 1)
-            return;
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(segments); i++) {
-            PyObject *o = PyList_GET_ITEM(segments, i);
-            if (kw_slab_count == KW_SLAB_POOL)
-                return;
-            if (PyBytes_CheckExact(o) && Py_SIZE(o) == KW_SLAB_SIZE && Py_REFCNT(o) == 1) {
-    #pragma GCC diagnostic push
-    #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-                ((PyBytesObject *)o)->ob_shash = -1; /* new contents to come */
-    #pragma GCC diagnostic pop
-                Py_INCREF(o);
-                kw_slab_pool[kw_slab_count++] = o;
-            }
-        }
-    #endif
-    }
-    """
+cdef extern from "recycle.h":
     const Py_ssize_t KW_SLAB_SIZE
     object kw_slab_take()
     void kw_slab_recycle(PyObject *segments)
@@ -832,122 +794,7 @@ cdef int scan_batch(_Walker w, const uint8_t *data, const BatchInfo *b,
 # ring of its own, to be refilled for a record with as many headers.  Not on
 # free-threaded builds, where the refcount does not say who else holds the
 # object.
-cdef extern from *:
-    """
-    #include "varint.h" /* KW_INLINE */
-
-    /* A ring of `size` (a power of two) objects a loop has dropped, each kept
-     * (one reference) until `size` pushes later. */
-    KW_INLINE void kw_ring_push(PyObject **slots, unsigned *next, unsigned size,
-                                PyObject *o)
-    {
-        PyObject *old = slots[*next];
-        Py_INCREF(o);
-        slots[*next] = o;
-        *next = (*next + 1) & (size - 1);
-        Py_XDECREF(old);
-    }
-
-    /* The first object of Py_SIZE n that only the ring refers to, looking from
-     * `back` pushes ago on, taken out of the ring (the caller owns it); or NULL. */
-    KW_INLINE PyObject *kw_ring_take(PyObject **slots, unsigned next, unsigned size,
-                                     unsigned back, Py_ssize_t n)
-    {
-        unsigned j = next - back;
-        for (unsigned c = 0; c < size; c++, j++) {
-            j &= size - 1;
-            PyObject *o = slots[j];
-            if (o && Py_SIZE(o) == n && Py_REFCNT(o) == 1) {
-                slots[j] = NULL;
-                return o;
-            }
-        }
-        return NULL;
-    }
-
-    #define KW_RING 8u
-    static PyObject *kw_bytes_ring[KW_RING];
-    static unsigned kw_bytes_next;
-
-    static inline void kw_recycle_bytes(PyObject *o)
-    {
-    #ifndef Py_GIL_DISABLED
-        if (!o || !PyBytes_CheckExact(o) || Py_SIZE(o) < 2)
-            return; /* None, or the shared empty and one-byte singletons */
-        kw_ring_push(kw_bytes_ring, &kw_bytes_next, KW_RING, o);
-    #endif
-    }
-
-    /* New bytes holding data[0:n]: a recycled object when one fits. */
-    static inline PyObject *kw_bytes_from(const char *data, Py_ssize_t n)
-    {
-    #ifndef Py_GIL_DISABLED
-        /* from the last record's pair on: that is what a loop has just let go of */
-        PyObject *o = kw_ring_take(kw_bytes_ring, kw_bytes_next, KW_RING, 2, n);
-        if (o) {
-            memcpy(PyBytes_AS_STRING(o), data, (size_t)n);
-    #pragma GCC diagnostic push
-    #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-            ((PyBytesObject *)o)->ob_shash = -1; /* new contents: hash not known */
-    #pragma GCC diagnostic pop
-            return o;
-        }
-    #endif
-        return PyBytes_FromStringAndSize(data, n);
-    }
-
-    #define KW_LIST_RING 4u
-    #define KW_LIST_MAX 8   /* longer lists are not worth keeping */
-    static PyObject *kw_list_ring[KW_LIST_RING];
-    static unsigned kw_list_next;
-
-    static inline void kw_recycle_list(PyObject *o)
-    {
-    #ifndef Py_GIL_DISABLED
-        if (!o || !PyList_CheckExact(o) || PyList_GET_SIZE(o) == 0
-                || PyList_GET_SIZE(o) > KW_LIST_MAX)
-            return;
-        kw_ring_push(kw_list_ring, &kw_list_next, KW_LIST_RING, o);
-    #endif
-    }
-
-    /* A list of n items for the caller to replace (Py_XDECREF the old one,
-     * which is NULL in a new list): a recycled list when one fits. */
-    static inline PyObject *kw_list_of(Py_ssize_t n)
-    {
-    #ifndef Py_GIL_DISABLED
-        PyObject *o = kw_ring_take(kw_list_ring, kw_list_next, KW_LIST_RING, 1, n);
-        if (o)
-            return o;
-    #endif
-        return PyList_New(n);
-    }
-
-    /* Record's deallocator, wrapped: its key, value and headers go to the
-     * rings first (a Cython __dealloc__ would also save and restore the
-     * error state). */
-    static destructor kw_record_base_dealloc;
-    static Py_ssize_t kw_record_key_at, kw_record_value_at, kw_record_headers_at;
-
-    static void kw_record_dealloc(PyObject *r)
-    {
-        kw_recycle_bytes(*(PyObject **)((char *)r + kw_record_key_at));
-        kw_recycle_bytes(*(PyObject **)((char *)r + kw_record_value_at));
-        kw_recycle_list(*(PyObject **)((char *)r + kw_record_headers_at));
-        kw_record_base_dealloc(r);
-    }
-
-    static void kw_recycle_record_fields(PyObject *type, Py_ssize_t key_at, Py_ssize_t value_at,
-                                         Py_ssize_t headers_at)
-    {
-        PyTypeObject *t = (PyTypeObject *)type;
-        kw_record_key_at = key_at;
-        kw_record_value_at = value_at;
-        kw_record_headers_at = headers_at;
-        kw_record_base_dealloc = t->tp_dealloc;
-        t->tp_dealloc = kw_record_dealloc;
-    }
-    """
+cdef extern from "recycle.h":
     object kw_bytes_from(const char *data, Py_ssize_t n)
     list kw_list_of(Py_ssize_t n)
     void kw_recycle_record_fields(object type, Py_ssize_t key_at, Py_ssize_t value_at,
@@ -991,24 +838,14 @@ cdef class Record:
         return hash((self.offset, self.timestamp, self.key, self.value))
 
 
-cdef extern from *:
-    """
-    #include <structmember.h>
-    #define KW_RECORD_FIELD_OFFSET(f) offsetof(struct __pyx_obj_9kafkawire_7records_7_decode_Record, f)
-    #define KW_RECORD_OFFSET_OFFSET KW_RECORD_FIELD_OFFSET(offset)
-    #define KW_RECORD_TIMESTAMP_OFFSET KW_RECORD_FIELD_OFFSET(timestamp)
-    #define KW_RECORD_KEY_OFFSET KW_RECORD_FIELD_OFFSET(key)
-    #define KW_RECORD_VALUE_OFFSET KW_RECORD_FIELD_OFFSET(value)
-    #define KW_RECORD_HEADERS_OFFSET KW_RECORD_FIELD_OFFSET(_headers)
-    #define KW_TYPE_DICT(t) (((PyTypeObject *)(t))->tp_dict)
-    #define KW_NEW_MEMBER(t, m) PyDescr_NewMember((PyTypeObject *)(t), (m))
-    #define KW_TYPE_MODIFIED(t) PyType_Modified((PyTypeObject *)(t))
-    """
-    const Py_ssize_t KW_RECORD_OFFSET_OFFSET
-    const Py_ssize_t KW_RECORD_TIMESTAMP_OFFSET
-    const Py_ssize_t KW_RECORD_KEY_OFFSET
-    const Py_ssize_t KW_RECORD_VALUE_OFFSET
-    const Py_ssize_t KW_RECORD_HEADERS_OFFSET
+cdef extern from "record_object.h":
+    const Py_ssize_t KW_RECORD_OFFSET_AT
+    const Py_ssize_t KW_RECORD_TIMESTAMP_AT
+    const Py_ssize_t KW_RECORD_KEY_AT
+    const Py_ssize_t KW_RECORD_VALUE_AT
+    const Py_ssize_t KW_RECORD_HEADERS_AT
+    bint kw_record_layout_ok(object r, int64_t offset, int64_t timestamp, object key,
+                             object value, object headers)
     ctypedef struct PyMemberDef:
         const char *name
         int type
@@ -1032,11 +869,11 @@ cdef PyMemberDef _record_members[4]
 
 
 cdef _use_member_slots():
-    fields = [(b"offset", T_LONGLONG, KW_RECORD_OFFSET_OFFSET, b"offset of the record"),
-              (b"timestamp", T_LONGLONG, KW_RECORD_TIMESTAMP_OFFSET,
+    fields = [(b"offset", T_LONGLONG, KW_RECORD_OFFSET_AT, b"offset of the record"),
+              (b"timestamp", T_LONGLONG, KW_RECORD_TIMESTAMP_AT,
                b"timestamp in ms (-1 when absent)"),
-              (b"key", T_OBJECT_EX, KW_RECORD_KEY_OFFSET, b"key: bytes or None"),
-              (b"value", T_OBJECT_EX, KW_RECORD_VALUE_OFFSET, b"value: bytes or None")]
+              (b"key", T_OBJECT_EX, KW_RECORD_KEY_AT, b"key: bytes or None"),
+              (b"value", T_OBJECT_EX, KW_RECORD_VALUE_AT, b"value: bytes or None")]
     cdef int i
     for i in range(4):
         name, kind, where, doc = fields[i]
@@ -1051,9 +888,19 @@ cdef _use_member_slots():
     KW_TYPE_MODIFIED(Record)
 
 
+cdef _check_record_layout():
+    """record_object.h mirrors Record's layout: check it on a live record before C uses it."""
+    cdef Record r = Record.__new__(Record)
+    key, value, headers = b"k", b"v", []
+    r.offset, r.timestamp, r.key, r.value, r._headers = 0x0102030405060708, -7, key, value, headers
+    if not kw_record_layout_ok(r, 0x0102030405060708, -7, key, value, headers):
+        raise ImportError("Record's layout is not the one src_c/record_object.h mirrors")
+
+
+_check_record_layout()
 _use_member_slots()
-kw_recycle_record_fields(Record, KW_RECORD_KEY_OFFSET, KW_RECORD_VALUE_OFFSET,
-                         KW_RECORD_HEADERS_OFFSET)
+kw_recycle_record_fields(Record, KW_RECORD_KEY_AT, KW_RECORD_VALUE_AT,
+                         KW_RECORD_HEADERS_AT)
 
 
 cdef inline object slice_bytes(const uint8_t *base, uint32_t pos, int32_t length):
@@ -1093,28 +940,7 @@ cdef void header_cache_clear(HeaderCache *cache) noexcept:
         cache.pairs[h] = NULL
 
 
-cdef extern from *:
-    """
-    /* Equality of n bytes, inline for the short keys and values of headers
-     * (a call to memcmp cost more than the comparison). */
-    static inline int kw_same_bytes(const void *a, const void *b, size_t n)
-    {
-        const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
-        if (n >= 8 && n <= 16) { /* two overlapping 8-byte words */
-            uint64_t x0, y0, x1, y1;
-            memcpy(&x0, x, 8); memcpy(&y0, y, 8);
-            memcpy(&x1, x + n - 8, 8); memcpy(&y1, y + n - 8, 8);
-            return x0 == y0 && x1 == y1;
-        }
-        if (n >= 4 && n < 8) {
-            uint32_t x0, y0, x1, y1;
-            memcpy(&x0, x, 4); memcpy(&y0, y, 4);
-            memcpy(&x1, x + n - 4, 4); memcpy(&y1, y + n - 4, 4);
-            return x0 == y0 && x1 == y1;
-        }
-        return memcmp(a, b, n) == 0;
-    }
-    """
+cdef extern from "memory.h":
     bint kw_same_bytes(const void *a, const void *b, size_t n) noexcept
 
 
@@ -1302,20 +1128,7 @@ cdef list decode_batch_records(_Walker walker, const uint8_t *base, const BatchI
     return out
 
 
-cdef extern from *:
-    """
-    /* Ask for the cache lines of p[0:n] to be brought into L2. */
-    static inline void kw_prefetch_span(const uint8_t *p, size_t n)
-    {
-    #if defined(__GNUC__) || defined(__clang__)
-        for (size_t i = 0; i < n; i += 64)
-            __builtin_prefetch(p + i, 0, 2);
-    #else
-        (void)p;
-        (void)n;
-    #endif
-    }
-    """
+cdef extern from "memory.h":
     void kw_prefetch_span(const uint8_t *p, size_t n) nogil
 
 
@@ -1866,31 +1679,7 @@ cdef extern from "Python.h":
     int PyTraceMalloc_Track(unsigned int domain, uintptr_t ptr, size_t size)
     int PyTraceMalloc_Untrack(unsigned int domain, uintptr_t ptr)
 
-cdef extern from *:
-    """
-    #include <stdlib.h>
-    #if defined(__linux__)
-    #include <sys/mman.h>
-    #endif
-    /* Large blocks on 2 MiB boundaries, marked for transparent huge pages
-     * (as numpy does): fewer page faults and TLB misses over the columns. */
-    static void *kw_alloc_columns(size_t *cap)
-    {
-    #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        const size_t huge = (size_t)2 << 20, page = 4096;
-        if (*cap >= 2 * huge) {
-            void *p = NULL;
-            size_t rounded = (*cap + page - 1) & ~(page - 1);
-            if (posix_memalign(&p, huge, rounded) != 0)
-                return NULL;
-            madvise(p, rounded, MADV_HUGEPAGE);
-            *cap = rounded;
-            return p;
-        }
-    #endif
-        return malloc(*cap);
-    }
-    """
+cdef extern from "memory.h":
     void *kw_alloc_columns(size_t *cap)
 
 cdef enum:
