@@ -1,0 +1,536 @@
+# build_batches: records from columns (Arrow, numpy, lists), and the partitioner.
+# Included by _build.pyx: one extension module, split by topic.
+
+cdef bint _is_arrow(object o) except -1:
+    return type(o).__module__.startswith("pyarrow")
+
+
+@cython.final
+cdef class _Col:
+    """Row access to one binary column; rows must be asked for in increasing order."""
+
+    cdef int kind
+    cdef Py_ssize_t length
+    cdef list chunks
+    cdef Py_ssize_t chunk      # index of the loaded chunk
+    cdef Py_ssize_t start      # its first row
+    cdef Py_ssize_t end        # one past its last row
+    cdef const uint8_t *valid  # validity bitmap or NULL
+    cdef int64_t bit_off
+    cdef const uint8_t *offs   # offsets (int32 or int64), views, or fixed-width data
+    cdef const uint8_t *data
+    cdef const uint8_t **vbufs # view data buffers
+    cdef Py_ssize_t nvbufs
+    cdef Py_ssize_t width
+    cdef Py_ssize_t stride
+    cdef bint strip
+    cdef object seq            # K_PYSEQ: the PySequence_Fast list
+    cdef object tmp            # K_PYSEQ: bytes of the last non-bytes row
+    cdef object keep           # numpy input, whose memory offs points into
+
+    def __dealloc__(self):
+        free(self.vbufs)
+
+    cdef int load(self, Py_ssize_t k) except -1:
+        cdef object arr = self.chunks[k]
+        cdef list bufs = arr.buffers()
+        cdef Py_ssize_t j
+        self.chunk = k
+        self.start = self.end
+        self.end = self.start + len(arr)
+        self.bit_off = arr.offset
+        self.valid = NULL
+        if bufs[0] is not None:
+            self.valid = _addr(bufs[0])
+        if self.kind == K_NULL:
+            return 0
+        if self.kind == K_FIXED:
+            self.offs = _addr(bufs[1]) + self.bit_off * self.width
+            return 0
+        if self.kind == K_VIEW:
+            self.offs = _addr(bufs[1]) + self.bit_off * 16
+            self.nvbufs = len(bufs) - 2
+            free(self.vbufs)
+            self.vbufs = <const uint8_t **>malloc(sizeof(uint8_t *) * (self.nvbufs + 1))
+            if self.vbufs == NULL:
+                raise MemoryError()
+            for j in range(self.nvbufs):
+                self.vbufs[j] = _addr(bufs[2 + j])
+            return 0
+        self.offs = _addr(bufs[1]) + self.bit_off * (4 if self.kind == K_OFF32 else 8)
+        self.data = _addr(bufs[2])
+        return 0
+
+    cdef inline Py_ssize_t get(self, Py_ssize_t i, const uint8_t **p) except -2:
+        """Length of row i (-1: null), its bytes at p[0]."""
+        cdef Py_ssize_t r = i - self.start
+        cdef int32_t a
+        # the common case inlined: binary or string, inside the loaded chunk
+        if self.kind == K_OFF32 and i < self.end:
+            if self.valid != NULL and not (self.valid[(r + self.bit_off) >> 3] >> ((r + self.bit_off) & 7)) & 1:
+                return -1
+            a = (<const int32_t *>self.offs)[r]
+            p[0] = self.data + a
+            return (<const int32_t *>self.offs)[r + 1] - a
+        return self._get(i, p)
+
+    cdef Py_ssize_t _get(self, Py_ssize_t i, const uint8_t **p) except -2:
+        cdef Py_ssize_t r, n
+        cdef int64_t a, b
+        cdef const uint8_t *v
+        if self.kind == K_PYSEQ:
+            return self._get_py(i, p)
+        while i >= self.end:
+            self.load(self.chunk + 1)
+        r = i - self.start
+        if self.valid != NULL and not (self.valid[(r + self.bit_off) >> 3] >> ((r + self.bit_off) & 7)) & 1:
+            return -1
+        if self.kind == K_OFF32:
+            a = (<const int32_t *>self.offs)[r]
+            b = (<const int32_t *>self.offs)[r + 1]
+            p[0] = self.data + a
+            return <Py_ssize_t>(b - a)
+        if self.kind == K_OFF64:
+            a = (<const int64_t *>self.offs)[r]
+            b = (<const int64_t *>self.offs)[r + 1]
+            p[0] = self.data + a
+            return <Py_ssize_t>(b - a)
+        if self.kind == K_FIXED:
+            v = self.offs + r * self.stride
+            n = self.width
+            if self.strip:
+                while n and v[n - 1] == 0:
+                    n -= 1
+            p[0] = v
+            return n
+        if self.kind == K_VIEW:
+            # 16-byte views: length, then 12 inline bytes or prefix, buffer index, offset
+            v = self.offs + r * 16
+            n = (<const int32_t *>v)[0]
+            if n <= 12:
+                p[0] = v + 4
+            else:
+                a = (<const int32_t *>v)[2]
+                if a < 0 or a >= self.nvbufs:
+                    raise EncodeError("Arrow view points past its data buffers")
+                p[0] = self.vbufs[a] + (<const int32_t *>v)[3]
+            return n
+        return -1
+
+    cdef Py_ssize_t _get_py(self, Py_ssize_t i, const uint8_t **p) except -2:
+        cdef object item = <object>PySequence_Fast_ITEMS(self.seq)[i]
+        if item is None:
+            return -1
+        if not PyBytes_CheckExact(item):
+            if not PyObject_CheckBuffer(item):
+                raise EncodeError(
+                    f"row {i}: must be bytes-like or None, not {type(item).__name__}")
+            item = memoryview(item).tobytes()
+            self.tmp = item
+        p[0] = <const uint8_t *>PyBytes_AS_STRING(item)
+        return PyBytes_GET_SIZE(item)
+
+
+cdef const uint8_t *_addr(object buf) except NULL:
+    if buf is None or buf.size == 0:
+        return _EMPTY
+    return <const uint8_t *><size_t>buf.address
+
+
+cdef _Col _column(object o, str name):
+    cdef _Col c = _Col.__new__(_Col)
+    cdef object pa, t
+    if _is_arrow(o):
+        import pyarrow as pa
+        if isinstance(o, pa.ChunkedArray):
+            c.chunks = list(o.chunks)
+        elif isinstance(o, pa.Array):
+            c.chunks = [o]
+        else:
+            raise EncodeError(f"{name}: expected a pyarrow Array, not {type(o).__name__}")
+        t = o.type
+        if pa.types.is_binary(t) or pa.types.is_string(t):
+            c.kind = K_OFF32
+        elif pa.types.is_large_binary(t) or pa.types.is_large_string(t):
+            c.kind = K_OFF64
+        elif pa.types.is_binary_view(t) or pa.types.is_string_view(t):
+            c.kind = K_VIEW
+        elif pa.types.is_fixed_size_binary(t):
+            c.kind = K_FIXED
+            c.width = c.stride = t.byte_width
+        elif pa.types.is_null(t):
+            c.kind = K_NULL
+        else:
+            raise EncodeError(f"{name}: unsupported Arrow type {t}")
+        c.length = len(o)
+        c.chunk = -1
+        return c
+    if isinstance(o, np.ndarray) and o.dtype.kind == "S":
+        if o.ndim != 1:
+            raise EncodeError(f"{name}: expected a 1-D array")
+        c.kind = K_FIXED
+        c.strip = True
+        c.width = o.dtype.itemsize
+        c.stride = o.strides[0]
+        c.length = c.end = len(o)
+        c.keep = o
+        c.offs = <const uint8_t *><size_t>o.__array_interface__["data"][0]
+        return c
+    if isinstance(o, (bytes, bytearray, memoryview, str)):
+        raise EncodeError(f"{name}: expected a column of values, not one {type(o).__name__}")
+    if isinstance(o, np.ndarray) and o.dtype.kind != "O":
+        raise EncodeError(f"{name}: unsupported numpy dtype {o.dtype}")
+    c.kind = K_PYSEQ
+    c.seq = _fast_seq(o, name)
+    c.length = PySequence_Fast_GET_SIZE(c.seq)
+    return c
+
+
+cdef object _timestamps(object ts, Py_ssize_t n, int64_t now):
+    """timestamps as a contiguous int64 ndarray (null: now), or None for all now."""
+    cdef object pa, t, a
+    if ts is None:
+        return None
+    if _is_arrow(ts):
+        import pyarrow as pa
+        t = ts.type
+        if pa.types.is_timestamp(t):
+            if t.unit != "ms":
+                ts = ts.cast(pa.timestamp("ms", tz=t.tz), safe=False)
+            ts = ts.cast(pa.int64())
+        elif pa.types.is_integer(t):
+            ts = ts.cast(pa.int64())
+        else:
+            raise EncodeError(f"timestamps: unsupported Arrow type {t}")
+        a = ts.fill_null(now).to_numpy()
+    else:
+        a = np.asarray(ts)
+        if a.dtype.kind == "M":
+            a = a.astype("datetime64[ms]").view(np.int64)
+        elif a.dtype.kind not in "iu":
+            raise EncodeError(f"timestamps: expected integers, got dtype {a.dtype}")
+    a = np.ascontiguousarray(a, dtype=np.int64)
+    if a.ndim != 1 or len(a) != n:
+        raise EncodeError(f"timestamps: expected {n} values, got shape {a.shape}")
+    if n and a.min() < -1:
+        raise EncodeError("timestamps must be >= -1")
+    return a
+
+
+@cython.final
+cdef class _HdrCol:
+    """Row access to a headers column: Arrow list<struct<key, value>> or a Python list."""
+
+    cdef Py_ssize_t length
+    cdef list chunks
+    cdef Py_ssize_t chunk
+    cdef Py_ssize_t start
+    cdef Py_ssize_t end
+    cdef const uint8_t *valid
+    cdef int64_t bit_off
+    cdef const uint8_t *offs
+    cdef bint large
+    cdef _Col keys
+    cdef _Col vals
+    cdef object seq   # Python fallback: PySequence_Fast of per-row header lists
+    cdef object cur   # Python fallback: the current row's pairs, kept alive while written
+
+    cdef int load(self, Py_ssize_t k) except -1:
+        cdef object arr = self.chunks[k]
+        cdef list bufs = arr.buffers()
+        cdef object items = arr.values
+        cdef object t = items.type
+        cdef list fields
+        cdef int ki = -1, vi = -1, j
+        self.chunk = k
+        self.start = self.end
+        self.end = self.start + len(arr)
+        self.bit_off = arr.offset
+        self.valid = NULL
+        if bufs[0] is not None:
+            self.valid = _addr(bufs[0])
+        self.offs = _addr(bufs[1]) + self.bit_off * (8 if self.large else 4)
+        for j in range(t.num_fields):
+            if t.field(j).name == "key":
+                ki = j
+            elif t.field(j).name == "value":
+                vi = j
+        if ki < 0 or vi < 0:
+            raise EncodeError("headers: the struct needs fields 'key' and 'value'")
+        fields = items.flatten()  # applies the struct's own offset and nulls to the children
+        import pyarrow as pa
+        kt = fields[ki].type
+        if not (pa.types.is_string(kt) or pa.types.is_large_string(kt)
+                or pa.types.is_string_view(kt)):
+            raise EncodeError(f"headers: key must be a string type, not {kt}")
+        self.keys = _column(fields[ki], "header keys")
+        self.vals = _column(fields[vi], "header values")
+        return 0
+
+    cdef Py_ssize_t fill(self, Py_ssize_t i, BatchBuilder b) except -1:
+        """Point b's header scratch at row i's headers; their count."""
+        cdef Py_ssize_t r, n, j
+        cdef int64_t first
+        cdef kw_hdr *h
+        if self.seq is not None:
+            self.cur = <object>PySequence_Fast_ITEMS(self.seq)[i]
+            if self.cur is None:
+                return 0
+            self.cur = _fast_seq(self.cur, "headers")
+            return b._fill_headers(self.cur)
+        while i >= self.end:
+            self.load(self.chunk + 1)
+        r = i - self.start
+        if self.valid != NULL and not (self.valid[(r + self.bit_off) >> 3] >> ((r + self.bit_off) & 7)) & 1:
+            return 0
+        if self.large:
+            first = (<const int64_t *>self.offs)[r]
+            n = <Py_ssize_t>((<const int64_t *>self.offs)[r + 1] - first)
+        else:
+            first = (<const int32_t *>self.offs)[r]
+            n = (<const int32_t *>self.offs)[r + 1] - <Py_ssize_t>first
+        if n > b._hdr_cap:
+            b._hdrs = <kw_hdr *>b._grow(b._hdrs, &b._hdr_cap, sizeof(kw_hdr), n)
+        for j in range(n):
+            h = &b._hdrs[j]
+            h.klen = self.keys.get(first + j, &h.key)
+            if h.klen < 0:
+                raise EncodeError(f"row {i}: a header key is null")
+            h.vlen = self.vals.get(first + j, &h.val)
+        return n
+
+
+cdef _HdrCol _header_column(object o):
+    cdef _HdrCol c = _HdrCol.__new__(_HdrCol)
+    cdef object pa
+    if _is_arrow(o):
+        import pyarrow as pa
+        if isinstance(o, pa.ChunkedArray):
+            c.chunks = list(o.chunks)
+        elif isinstance(o, pa.Array):
+            c.chunks = [o]
+        else:
+            raise EncodeError(f"headers: expected a pyarrow Array, not {type(o).__name__}")
+        if pa.types.is_large_list(o.type):
+            c.large = True
+        elif not pa.types.is_list(o.type) or not pa.types.is_struct(o.type.value_type):
+            raise EncodeError(
+                f"headers: expected list<struct<key: string, value: binary>>, not {o.type}")
+        c.length = len(o)
+        c.chunk = -1
+        return c
+    c.seq = _fast_seq(o, "headers")
+    c.length = PySequence_Fast_GET_SIZE(c.seq)
+    return c
+
+
+cdef bint _bin_ready(_Col c, Py_ssize_t i, kw_bin_col *out) except -1:
+    """Describe c's loaded chunk at out, loading the one that holds row i first; False when
+    c is not Arrow binary with int32 offsets."""
+    if c.kind != K_OFF32:
+        return False
+    while i >= c.end or c.chunk < 0:
+        if c.chunk + 1 >= len(c.chunks):
+            return False
+        c.load(c.chunk + 1)
+    out.valid = c.valid
+    out.bit_off = c.bit_off
+    out.offs = <const int32_t *>c.offs
+    out.data = c.data
+    out.start = c.start
+    out.end = c.end
+    return True
+
+
+cdef bint _hdr_ready(_HdrCol c, Py_ssize_t i, kw_hdr_col *out) except -1:
+    """Like _bin_ready for an Arrow headers column (int32 list offsets, binary children)."""
+    while i >= c.end:
+        c.load(c.chunk + 1)
+    if c.large or not _bin_ready(c.keys, 0, &out.keys) or not _bin_ready(c.vals, 0, &out.vals):
+        return False
+    out.valid = c.valid
+    out.bit_off = c.bit_off
+    out.offs = <const int32_t *>c.offs
+    out.start = c.start
+    out.end = c.end
+    return True
+
+
+def build_batches(
+    values,
+    *,
+    keys=None,
+    timestamps=None,
+    headers=None,
+    compression=None,
+    max_bytes=1048576,
+    base_offset=0,
+    producer_id=-1,
+    producer_epoch=-1,
+    base_sequence=-1,
+    is_transactional=False,
+    partition_leader_epoch=-1,
+):
+    """Encode columns (Arrow, numpy 'S<n>', or sequences) into magic 2 batches of at most
+    max_bytes each, byte-identical to appending the rows one by one to BatchBuilder."""
+    cdef _Col vcol = _column(values, "values")
+    cdef _Col kcol = None
+    cdef _HdrCol hcol = None
+    cdef Py_ssize_t n = vcol.length, i = 0, vl, kl, nh
+    cdef const uint8_t *vp = NULL
+    cdef const uint8_t *kp = NULL
+    cdef int64_t now = _now_ms(), offset
+    cdef const int64_t[::1] tsv
+    cdef const int64_t *tsp = NULL
+    cdef int32_t seq
+    cdef BatchBuilder b
+    cdef list out = []
+    cdef object ts_arr
+    cdef int added
+    cdef size_t cap
+    cdef bint fast
+    cdef kw_batch kb
+    cdef kw_bin_col cv, ck
+    cdef kw_hdr_col ch
+    if keys is not None:
+        kcol = _column(keys, "keys")
+        if kcol.length != n:
+            raise EncodeError(f"keys: expected {n} rows, got {kcol.length}")
+    if headers is not None:
+        hcol = _header_column(headers)
+        if hcol.length != n:
+            raise EncodeError(f"headers: expected {n} rows, got {hcol.length}")
+    ts_arr = _timestamps(timestamps, n, now)
+    if ts_arr is not None and n:
+        tsv = ts_arr
+        tsp = &tsv[0]
+    b = BatchBuilder(
+        compression=compression,
+        max_bytes=max_bytes,
+        base_offset=base_offset,
+        partition_leader_epoch=partition_leader_epoch,
+        producer_id=producer_id,
+        producer_epoch=producer_epoch,
+        base_sequence=base_sequence,
+        is_transactional=is_transactional,
+    )
+    if n == 0:
+        return out
+    # room for a full batch, unless that is far more than the data needs
+    cap = <size_t>b._max_bytes + 64  # slack: the C writer may over-copy short strings
+    if cap > 4 << 20:
+        cap = 4 << 20
+    offset = b._base_offset
+    seq = b._base_sequence
+    b._restart(offset, seq, cap)
+    fast = vcol.kind == K_OFF32 and (kcol is None or kcol.kind == K_OFF32) and (
+        hcol is None or (hcol.seq is None and not hcol.large))
+    while i < n:
+        if fast and _bin_ready(vcol, i, &cv) and (
+                kcol is None or _bin_ready(kcol, i, &ck)) and (
+                hcol is None or _hdr_ready(hcol, i, &ch)):
+            # the ordinary rows in C; it stops at the first row left to the code below
+            kb.buf = b._buf
+            kb.len = b._len
+            kb.cap = b._cap
+            kb.max_bytes = b._max_bytes
+            kb.count = b._count
+            kb.first_ts = b._first_ts
+            kb.max_ts = b._max_ts
+            i = <Py_ssize_t>kw_encode_rows(
+                &kb, &cv, NULL if kcol is None else &ck, tsp, now,
+                NULL if hcol is None else &ch, i, n)
+            b._len = kb.len
+            b._count = kb.count
+            b._first_ts = kb.first_ts
+            b._max_ts = kb.max_ts
+            if i >= n:
+                break
+            if kb.full:
+                # row i opens the next batch (what _add would say, without asking it)
+                b._built = True
+                out.append(b._build_v2())
+                offset += b._count
+                seq = _next_sequence(seq, b._count)
+                b._restart(offset, seq, cap)
+                continue
+        vl = vcol.get(i, &vp)
+        kl = -1 if kcol is None else kcol.get(i, &kp)
+        nh = 0 if hcol is None else hcol.fill(i, b)
+        # (on an exception, b's views go with b)
+        added = b._add(kp, kl, vp, vl, now if tsp == NULL else tsp[i], nh)
+        if b._nviews:  # header values from a Python headers column
+            b._release_views()
+        if not added:
+            # full: this row opens the next batch, where it always fits
+            b._built = True
+            out.append(b._build_v2())
+            offset += b._count
+            seq = _next_sequence(seq, b._count)
+            b._restart(offset, seq, cap)
+            continue
+        i += 1
+    b._built = True
+    out.append(b._build_v2())
+    return out
+
+
+# ---- Java's default partitioner ----------------------------------------------------------
+
+cdef int32_t _murmur2(const uint8_t *p, Py_ssize_t n) noexcept nogil:
+    """Java Kafka's Utils.murmur2 (seed 0x9747b28c), as its producer hashes record keys."""
+    cdef uint32_t m = 0x5BD1E995
+    cdef uint32_t h = <uint32_t>0x9747B28C ^ <uint32_t>n
+    cdef uint32_t k
+    cdef Py_ssize_t i = 0, whole = n - (n & 3)
+    while i < whole:
+        k = (<uint32_t>p[i] | (<uint32_t>p[i + 1] << 8) | (<uint32_t>p[i + 2] << 16)
+             | (<uint32_t>p[i + 3] << 24))
+        k *= m
+        k ^= k >> 24
+        k *= m
+        h *= m
+        h ^= k
+        i += 4
+    cdef Py_ssize_t tail = n & 3
+    if tail == 3:
+        h ^= <uint32_t>p[whole + 2] << 16
+    if tail >= 2:
+        h ^= <uint32_t>p[whole + 1] << 8
+    if tail >= 1:
+        h ^= <uint32_t>p[whole]
+        h *= m
+    h ^= h >> 13
+    h *= m
+    h ^= h >> 15
+    return <int32_t>h
+
+
+def murmur2(key):
+    """Java Kafka's murmur2 hash of one key (a signed 32-bit int)."""
+    cdef const uint8_t[::1] view = memoryview(key).cast("B")
+    cdef Py_ssize_t n = view.shape[0]
+    return _murmur2(&view[0] if n else _EMPTY, n)
+
+
+@cython.boundscheck(False)  # i < n, the length out was made with
+@cython.wraparound(False)
+def key_partitions(keys, int32_t num_partitions):
+    """The partition of each row's key as Java's producer picks it,
+    ``(murmur2(key) & 0x7fffffff) % num_partitions``, with -1 for a null key (the caller
+    chooses those). ``keys``: a column as build_batches takes it. Returns int32 numpy."""
+    if num_partitions <= 0:
+        raise ValueError("num_partitions must be positive")
+    cdef _Col c = _column(keys, "keys")
+    cdef Py_ssize_t i, n = c.length
+    out = np.empty(n, dtype=np.int32)
+    cdef int32_t[::1] parts = out
+    cdef const uint8_t *p = NULL
+    cdef Py_ssize_t length
+    for i in range(n):
+        length = c.get(i, &p)
+        if length < 0:
+            parts[i] = -1
+        else:
+            parts[i] = (_murmur2(p, length) & 0x7FFFFFFF) % num_partitions
+    return out
