@@ -44,8 +44,7 @@ libraries = ["dl"] if sys.platform.startswith("linux") else []
 macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
 directives = {
     "language_level": 3,
-    "boundscheck": False,
-    "wraparound": False,
+    # bounds checks stay on; the few loops over typed memoryviews that need them off say so
     "cdivision": True,
     "embedsignature": True,
 }
