@@ -196,8 +196,8 @@ def test_asyncio_client_pipelines_concurrent_calls():
 
 
 def test_calls_to_different_brokers_run_at_once(face):
-    """Two partitions led by two brokers that each take 0.6 s to answer ListOffsets: one
-    list_offsets call takes about 0.6 s, not 1.2 s."""
+    """Two partitions led by two brokers that each take 1 s to answer ListOffsets: one
+    list_offsets call takes about 1 s, not 2 s."""
     peers: list[Peer] = []
 
     def handler(peer, conn, index):
@@ -217,7 +217,7 @@ def test_calls_to_different_brokers_run_at_once(face):
             elif header.request_api_key == ApiKey.METADATA:
                 body = two_broker_metadata(peers)
             else:
-                time.sleep(0.6)
+                time.sleep(1.0)
                 body = m.ListOffsetsResponse(
                     topics=[
                         m.ListOffsetsResponse.ListOffsetsTopicResponse(
@@ -249,7 +249,7 @@ def test_calls_to_different_brokers_run_at_once(face):
         for peer in peers:  # one ListOffsets each: both brokers were asked
             keys = [header.request_api_key for header, _ in peer.requests]
             assert keys.count(ApiKey.LIST_OFFSETS) == 1
-        assert elapsed < 1.1, elapsed
+        assert elapsed < 1.8, elapsed
     finally:
         for peer in peers:
             peer.close()
