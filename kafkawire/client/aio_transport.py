@@ -18,6 +18,7 @@ from kafkawire.errors import KafkawireError
 from .core import ClientCore, ConnectionKey
 from .errors import BrokerConnectionError, ClientError, RequestTimeoutError
 from .flow import Call, Flow, Sleep, calls_of, resume, unreachable
+from .sasl import sasl_authenticator
 from .session import BrokerSession, Completion
 from .tls import handshake_failure, handshake_timeout, ssl_context
 
@@ -85,6 +86,8 @@ class AsyncTransport:
         self._connections: dict[ConnectionKey, _Protocol] = {}
         self._connecting: dict[ConnectionKey, asyncio.Future] = {}
         self._tls = ssl_context(core.config)
+        self._sasl = sasl_authenticator(core.config)
+        self._token_lock = asyncio.Lock()  # one token fetch at a time
 
     async def run(self, flow: Flow):
         """Drive ``flow`` to its end; its return value."""
@@ -108,6 +111,13 @@ class AsyncTransport:
             await asyncio.wait([conn.gone for conn in connections], timeout=1.0)
 
     async def _perform(self, calls: list[Call]) -> list:
+        if self._sasl is not None and self._sasl.stale:
+            async with self._token_lock:
+                try:
+                    if self._sasl.stale:  # a token endpoint or a user's callable: off the loop
+                        await asyncio.to_thread(self._sasl.refresh)
+                except ClientError as exc:
+                    return [exc] * len(calls)
         return list(await asyncio.gather(*(self._one(call) for call in calls)))
 
     async def _one(self, call: Call):
@@ -171,7 +181,10 @@ class AsyncTransport:
         config = self._core.config
         address = f"{host}:{port}"
         session = BrokerSession(
-            address, client_id=config.client_id, max_frame_size=config.max_frame_size
+            address,
+            client_id=config.client_id,
+            max_frame_size=config.max_frame_size,
+            sasl=self._sasl,
         )
         loop = asyncio.get_running_loop()
         tls = {} if self._tls is None else {"ssl": self._tls, "server_hostname": host}

@@ -4,8 +4,9 @@ write them (librdkafka's names; Java's spellings of the same settings are accept
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from kafkawire.protocol.framing import DEFAULT_MAX_FRAME_SIZE
@@ -44,13 +45,32 @@ class ClientConfig:
     ssl_key_location: str | None = None
     ssl_key_pem: Secret | None = None
     ssl_key_password: Secret | None = None
-    ssl_keystore_location: str | None = None  # PKCS#12
+    ssl_keystore_location: str | None = None  # PKCS#12, or PEM (key and chain in one file)
     ssl_keystore_password: Secret | None = None
+    ssl_keystore_type: str | None = None  # None: told apart by the file's first bytes
+    ssl_truststore_type: str | None = None  # of ssl_ca_location: PEM or PKCS12, as above
+    ssl_truststore_password: Secret | None = None
     ssl_check_hostname: bool = True
+    # SASL (kafkawire.client.sasl)
+    sasl_mechanism: str | None = None
+    sasl_username: str | None = None
+    sasl_password: Secret | None = None
+    sasl_oauthbearer_method: str = "default"  # "oidc": the token endpoint below
+    sasl_oauthbearer_token_endpoint_url: str | None = None
+    sasl_oauthbearer_client_id: str | None = None
+    sasl_oauthbearer_client_secret: Secret | None = None
+    sasl_oauthbearer_scope: str | None = None
+    sasl_oauthbearer_extensions: tuple[tuple[str, str], ...] = ()
+    sasl_oauthbearer_config: str | None = None  # handed to oauth_cb, as confluent-kafka does
+    oauth_cb: Callable[..., Any] | None = field(default=None, repr=False)
 
     @property
     def uses_tls(self) -> bool:
         return self.security_protocol in ("SSL", "SASL_SSL")
+
+    @property
+    def uses_sasl(self) -> bool:
+        return self.security_protocol.startswith("SASL_")
 
 
 def _integer(value: Any) -> int:
@@ -95,6 +115,71 @@ def _no_jks(value: Any) -> str:
     return str(value).upper()
 
 
+def _mechanism(value: Any) -> str:
+    mechanism = str(value).strip().upper()
+    if mechanism == "GSSAPI":
+        raise ValueError("GSSAPI (Kerberos) is not supported; PLAIN, SCRAM-* and OAUTHBEARER are")
+    return mechanism
+
+
+def _oauth_method(value: Any) -> str:
+    method = str(value).lower()
+    if method not in ("default", "oidc"):
+        raise ValueError(f"{value!r} is neither 'default' nor 'oidc'")
+    return method
+
+
+_EXTENSION_KEY = re.compile(r"[A-Za-z]+")
+_EXTENSION_VALUE = re.compile(r"[\x21-\x7e \t\r\n]+")  # RFC 7628's value characters
+
+
+def _extensions(value: Any) -> tuple[tuple[str, str], ...]:
+    """ "key=value,key=value" (librdkafka), or a mapping."""
+    items = value.items() if isinstance(value, Mapping) else _pairs(str(value))
+    extensions = []
+    for key, text in items:
+        if not _EXTENSION_KEY.fullmatch(key) or key == "auth":
+            raise ValueError(f"extension name {key!r} is not letters only, or is 'auth'")
+        if not _EXTENSION_VALUE.fullmatch(str(text)):
+            raise ValueError(f"the value of extension {key!r} has characters RFC 7628 refuses")
+        extensions.append((key, str(text)))
+    return tuple(extensions)
+
+
+def _pairs(text: str) -> list[tuple[str, str]]:
+    pairs = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, value = part.partition("=")
+        if not sep:
+            raise ValueError(f"{key!r} is not key=value")
+        pairs.append((key.strip(), value.strip()))
+    return pairs
+
+
+def _callable(value: Any) -> Callable[..., Any]:
+    if not callable(value):
+        raise TypeError(f"expects a callable, not a {type(value).__name__}")
+    return value
+
+
+# Java's login callback handlers that only mean "fetch tokens from the token endpoint"
+_OIDC_HANDLERS = {
+    "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler",
+    "org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerLoginCallbackHandler",
+}
+
+
+def _login_handler(value: Any) -> str:
+    if str(value).strip() not in _OIDC_HANDLERS:
+        raise ValueError(
+            "JVM callback handler classes cannot load in Python: for a token endpoint set "
+            "sasl.oauthbearer.token.endpoint.url (with the client id and secret in "
+            "sasl.jaas.config or sasl.oauthbearer.client.*); for another token source (MSK "
+            "IAM, say) pass oauth_cb=, a callable returning (token, expiry)"
+        )
+    return "oidc"
+
+
 # property -> (field, conversion); Java's name where it differs from librdkafka's follows
 _PROPERTIES: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "bootstrap.servers": ("bootstrap_servers", _servers),
@@ -122,14 +207,110 @@ _PROPERTIES: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "ssl.keystore.location": ("ssl_keystore_location", str),
     "ssl.keystore.password": ("ssl_keystore_password", Secret),
     "ssl.endpoint.identification.algorithm": ("ssl_check_hostname", _hostname_check),
+    "sasl.mechanism": ("sasl_mechanism", _mechanism),
+    "sasl.mechanisms": ("sasl_mechanism", _mechanism),
+    "sasl.username": ("sasl_username", str),
+    "sasl.password": ("sasl_password", Secret),
+    "sasl.oauthbearer.method": ("sasl_oauthbearer_method", _oauth_method),
+    "sasl.oauthbearer.token.endpoint.url": ("sasl_oauthbearer_token_endpoint_url", str),
+    "sasl.oauthbearer.client.id": ("sasl_oauthbearer_client_id", str),
+    "sasl.oauthbearer.client.secret": ("sasl_oauthbearer_client_secret", Secret),
+    "sasl.oauthbearer.scope": ("sasl_oauthbearer_scope", str),
+    "sasl.oauthbearer.extensions": ("sasl_oauthbearer_extensions", _extensions),
+    "sasl.oauthbearer.config": ("sasl_oauthbearer_config", str),
+    "sasl.login.callback.handler.class": ("sasl_oauthbearer_method", _login_handler),
+    "oauth_cb": ("oauth_cb", _callable),
 }
-# Java's store types: PEM and PKCS12 are read, JKS is refused with the way out
-_CHECKED: dict[str, Callable[[Any], Any]] = {
-    "ssl.keystore.type": _no_jks,
-    "ssl.truststore.type": _no_jks,
+_PROPERTIES.update(
+    {  # Java's store types: PEM and PKCS12 are read, JKS is refused with the way out
+        "ssl.keystore.type": ("ssl_keystore_type", _no_jks),
+        "ssl.truststore.type": ("ssl_truststore_type", _no_jks),
+        "ssl.truststore.password": ("ssl_truststore_password", Secret),
+    }
+)
+
+# JAAS login modules (Java's sasl.jaas.config) and the settings their options become
+_JAAS_MODULES = {
+    "org.apache.kafka.common.security.plain.PlainLoginModule": "PLAIN",
+    "org.apache.kafka.common.security.scram.ScramLoginModule": "SCRAM",
+    "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule": "OAUTHBEARER",
 }
-_SECRET_FIELDS = {"ssl_key_pem", "ssl_key_password", "ssl_keystore_password"}
+_JAAS_OPTIONS = {
+    "PLAIN": {"username": "sasl_username", "password": "sasl_password"},
+    "SCRAM": {"username": "sasl_username", "password": "sasl_password"},
+    "OAUTHBEARER": {
+        "clientId": "sasl_oauthbearer_client_id",
+        "clientSecret": "sasl_oauthbearer_client_secret",
+        "scope": "sasl_oauthbearer_scope",
+    },
+}
+_JAAS_ENTRY = re.compile(
+    r"\s*([\w.$]+)\s+(required|requisite|sufficient|optional)\b(.*?);\s*$", re.S
+)
+_JAAS_OPTION = re.compile(r'\s*([\w.-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s"]+))')
+
+
+def jaas_settings(text: str) -> dict[str, Any]:
+    """The client settings of a ``sasl.jaas.config`` entry: PlainLoginModule and
+    ScramLoginModule (username, password), OAuthBearerLoginModule (clientId, clientSecret,
+    scope, extension_<name>). Error messages never quote option values (they are secrets)."""
+    entry = _JAAS_ENTRY.fullmatch(text)
+    if entry is None:
+        raise ValueError('is not `<LoginModule class> required <name>="<value>" ... ;`')
+    module, _, options = entry.groups()
+    kind = _JAAS_MODULES.get(module)
+    if kind is None:
+        hint = ""
+        if "iam" in module.lower():
+            hint = (
+                ": for MSK IAM pass oauth_cb=, a callable returning a token from "
+                "aws-msk-iam-sasl-signer-python, with sasl.mechanism OAUTHBEARER"
+            )
+        raise ValueError(f"login module {module} cannot be used outside the JVM{hint}")
+    settings: dict[str, Any] = {}
+    extensions: dict[str, str] = {}
+    position = 0
+    while position < len(options.rstrip()):
+        option = _JAAS_OPTION.match(options, position)
+        if option is None:
+            raise ValueError(f"cannot read the options of {module} from character {position}")
+        name, quoted, bare = option.groups()
+        value = bare if quoted is None else re.sub(r"\\(.)", r"\1", quoted)
+        position = option.end()
+        known = _JAAS_OPTIONS[kind]
+        if kind == "OAUTHBEARER" and name.startswith("extension_"):
+            extensions[name.removeprefix("extension_")] = value
+        elif name in known:
+            field_name = known[name]
+            settings[field_name] = Secret(value) if field_name in _SECRET_FIELDS else value
+        else:
+            raise ValueError(f"{module} takes no option {name!r}{_suggest(name, known)}")
+    if extensions:
+        settings["sasl_oauthbearer_extensions"] = _extensions(extensions)
+    if kind != "SCRAM":  # SCRAM's module serves both hashes: sasl.mechanism says which
+        settings["sasl_mechanism"] = kind
+    return settings
+
+
+_SECRET_FIELDS = {
+    "ssl_key_pem",
+    "ssl_key_password",
+    "ssl_keystore_password",
+    "ssl_truststore_password",
+    "sasl_password",
+    "sasl_oauthbearer_client_secret",
+}
 _FIELDS = {f.name for f in fields(ClientConfig)}
+
+
+# keyword arguments checked as their properties are
+_KEYWORD_CHECKS: dict[str, Callable[[Any], Any]] = {
+    "security_protocol": _protocol,
+    "sasl_mechanism": _mechanism,
+    "sasl_oauthbearer_method": _oauth_method,
+    "sasl_oauthbearer_extensions": _extensions,
+    "oauth_cb": _callable,
+}
 
 
 def parse_servers(servers: str | Sequence[str]) -> tuple[tuple[str, int], ...]:
@@ -160,19 +341,23 @@ def client_config(
     """
     values: dict[str, Any] = {}
     for name, value in (config or {}).items():
-        if name in _CHECKED:
-            _convert(name, _CHECKED[name], value)
+        if name == "sasl.jaas.config":
+            jaas = _convert(name, jaas_settings, value)
+            mechanism = jaas.pop("sasl_mechanism", None)
+            values.update(jaas)
+            if mechanism is not None:
+                values.setdefault("sasl_mechanism", mechanism)
             continue
         if name not in _PROPERTIES:
-            known = [*_PROPERTIES, *_CHECKED]
+            known = [*_PROPERTIES, "sasl.jaas.config"]
             raise ConfigError(f"unknown client property {name!r}{_suggest(name, known)}")
         field, convert = _PROPERTIES[name]
         values[field] = _convert(name, convert, value)
     for name, value in kwargs.items():
         if name not in _FIELDS or name == "bootstrap_servers":
             raise ConfigError(f"unknown client setting {name!r}{_suggest(name, _FIELDS)}")
-        if name == "security_protocol":
-            value = _convert(name, _protocol, value)
+        if name in _KEYWORD_CHECKS and value is not None:
+            value = _convert(name, _KEYWORD_CHECKS[name], value)
         values[name] = Secret(value) if name in _SECRET_FIELDS and value is not None else value
     if bootstrap_servers is not None:
         values["bootstrap_servers"] = parse_servers(bootstrap_servers)

@@ -29,5 +29,10 @@ class TlsError(ClientError):
     speak TLS. Not retried."""
 
 
+class AuthenticationError(ClientError):
+    """SASL authentication failed: wrong credentials, a mechanism the broker does not enable,
+    a refused or unobtainable token. Not retried: the same credentials fail again."""
+
+
 class ConfigError(ClientError, ValueError):
     """An unknown client property, or a value it cannot take."""

@@ -8,11 +8,19 @@ encoded at once at the version both sides speak, so several can be in flight on 
 calls ``data_to_send`` / ``get_buffer`` / ``buffer_updated`` / ``connection_lost``; each call that
 can finish requests returns them as ``(token, response, error)`` triples, where ``token`` is
 whatever the transport handed to ``send`` (an index, a future).
+
+With SASL (``sasl.py``), the handshake goes on with SaslHandshake and SaslAuthenticate (or raw
+token frames for brokers before 1.0) before requests are released. A broker that gives the
+session a lifetime (KIP-368) is authenticated again on the open connection when 85-95% of it
+has passed: requests handed over meanwhile wait, answers to those already sent keep coming.
 """
 
 from __future__ import annotations
 
 import enum
+import random
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +38,8 @@ from kafkawire.protocol.versions import (
     retry_version,
 )
 
-from .errors import BrokerConnectionError, NotKafkaError
+from .errors import AuthenticationError, BrokerConnectionError, NotKafkaError
+from .sasl import Mechanism, SaslAuthenticator
 
 # The oldest version of each API the client can use: record batches (magic 2) need Produce 3
 # and Fetch 4; ListOffsets 1 answers one offset per partition.
@@ -49,7 +58,8 @@ Completion = tuple[Any, Any, BaseException | None]  # (token, response, error)
 
 
 class SessionState(enum.Enum):
-    HANDSHAKE = "handshake"
+    HANDSHAKE = "handshake"  # ApiVersions
+    AUTHENTICATING = "authenticating"  # SASL, first or again (KIP-368)
     READY = "ready"
     CLOSED = "closed"
 
@@ -75,7 +85,15 @@ def describe_peer(head: bytes) -> str | None:
 class BrokerSession:
     """The protocol state of one connection to one broker (no IO: see the module comment)."""
 
-    def __init__(self, address: str, *, client_id: str | None, max_frame_size: int) -> None:
+    def __init__(
+        self,
+        address: str,
+        *,
+        client_id: str | None,
+        max_frame_size: int,
+        sasl: SaslAuthenticator | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.address = address
         self.client_id = client_id
         self.state = SessionState.HANDSHAKE
@@ -89,6 +107,13 @@ class BrokerSession:
         self._received_any = False
         self._handshake_version = _API_VERSIONS_NEWEST
         self.failure: BaseException | None = None  # why the session closed
+        self._sasl = sasl
+        self._clock = clock
+        self._mechanism: Mechanism | None = None  # the authentication under way
+        self._raw_sasl = False  # SaslHandshake v0: tokens go in bare frames
+        self._reauthenticate_at: float | None = None
+        self.authentications = 0
+        self._answered_any = False  # an answer to a caller's request came
         self._send_api_versions()
 
     # ---- what the caller asks -------------------------------------------------------------
@@ -98,10 +123,20 @@ class BrokerSession:
         at once: a Produce with acks=0 (no answer: None), or a version the broker lacks."""
         if self.state is SessionState.CLOSED:
             return [(token, None, self.failure)]
-        if self.state is SessionState.HANDSHAKE:
+        if self.state is SessionState.READY and self.reauthentication_due:
+            done = self._authenticate()
+            if done:
+                return [*done, (token, None, self.failure)]
+        if self.state is not SessionState.READY:
             self._waiting.append((request, token, newest))
             return []
         return self._encode(request, token, newest)
+
+    @property
+    def reauthentication_due(self) -> bool:
+        """Whether the broker's session lifetime is nearly over: the next request first
+        authenticates again (the transport fetches a fresh token before, if one is needed)."""
+        return self._reauthenticate_at is not None and self._clock() >= self._reauthenticate_at
 
     @property
     def in_flight(self) -> int:
@@ -149,6 +184,18 @@ class BrokerSession:
             message += (
                 " during the handshake, before any answer: is it a Kafka listener that expects"
                 " TLS or SASL? (check security.protocol)"
+            )
+        elif self.state is SessionState.AUTHENTICATING:
+            assert self._mechanism is not None
+            message += (
+                f" during {self._mechanism.name} authentication (brokers before 1.0 close"
+                " without a word on wrong credentials)"
+            )
+        elif self._sasl is None and not self._answered_any and self.state is SessionState.READY:
+            # a SASL listener answers ApiVersions, then drops a client that does not log in
+            message += (
+                " after the ApiVersions handshake, before any other answer: does the listener"
+                " expect SASL? (check security.protocol)"
             )
         return self._fail_all(BrokerConnectionError(message))
 
@@ -221,7 +268,7 @@ class BrokerSession:
             self._check_first_bytes()
             while (frame := self._reader.next_frame()) is not None:
                 self._received_any = True
-                done += self._answer(frame)
+                done += self._raw_sasl_answer(frame) if self._raw_sasl else self._answer(frame)
         except DecodeError as exc:  # the byte stream itself is broken: so is the connection
             done += self._fail_all(exc)
         except NotKafkaError as exc:
@@ -260,14 +307,26 @@ class BrokerSession:
         # answers come in order: acks=0 ids older than this one will get none
         if self._unanswered:
             self._unanswered = {i for i in self._unanswered if i > correlation_id}
-        if pending.token is None:
-            return self._handshake_answer(frame, pending.version)
+        if pending.token is None:  # the session's own requests
+            if pending.api_key == ApiKey.API_VERSIONS:
+                return self._handshake_answer(frame, pending.version)
+            _, response = decode_response(
+                frame, api_key=pending.api_key, api_version=pending.version
+            )
+            try:
+                if pending.api_key == ApiKey.SASL_HANDSHAKE:
+                    self._sasl_handshake_answer(response, pending.version)
+                    return []
+                return self._sasl_answer(response, pending.version)
+            except (AuthenticationError, BrokerConnectionError) as exc:
+                return self._fail_all(exc)
         try:
             _, response = decode_response(
                 frame, api_key=pending.api_key, api_version=pending.version
             )
         except DecodeError as exc:  # one bad answer: the frames around it are intact
             return [(pending.token, None, exc)]
+        self._answered_any = True
         return [(pending.token, response, None)]
 
     def _handshake_answer(self, frame: bytes, version: int) -> list[Completion]:
@@ -283,9 +342,103 @@ class BrokerSession:
         except BrokerError as exc:
             return self._fail_all(exc)
         self.versions = negotiate(response)
+        if self._sasl is not None:
+            return self._authenticate()
+        return self._ready()
+
+    def _ready(self) -> list[Completion]:
+        """The handshake or an authentication ended: the waiting requests go out."""
         self.state = SessionState.READY
         done: list[Completion] = []
         waiting, self._waiting = self._waiting, []
         for request, token, newest in waiting:
             done += self._encode(request, token, newest)
         return done
+
+    # ---- SASL ------------------------------------------------------------------------------
+
+    def _authenticate(self) -> list[Completion]:
+        """Start an authentication (the first, or again on this connection)."""
+        assert self._sasl is not None
+        self.state = SessionState.AUTHENTICATING
+        self._reauthenticate_at = None
+        if ApiKey.SASL_HANDSHAKE not in self.versions:
+            return self._fail_all(
+                AuthenticationError(
+                    f"{self.address} does not speak SASL (no SaslHandshake among its APIs): is"
+                    " it a PLAINTEXT or SSL listener? (check security.protocol)"
+                )
+            )
+        try:
+            self._mechanism = self._sasl.mechanism()
+        except AuthenticationError as exc:
+            return self._fail_all(exc)
+        # without SaslAuthenticate (brokers before 1.0) tokens follow SaslHandshake v0 bare
+        version = 1 if ApiKey.SASL_AUTHENTICATE in self.versions else 0
+        request = m.SaslHandshakeRequest(mechanism=self._mechanism.name)
+        correlation_id = self._write(request, version)
+        self._in_flight[correlation_id] = _InFlight(None, ApiKey.SASL_HANDSHAKE, version)
+        return []
+
+    def _sasl_handshake_answer(self, response, version: int) -> None:
+        assert self._mechanism is not None
+        name = self._mechanism.name
+        if response.error_code:
+            offered = ", ".join(response.mechanisms or []) or "none"
+            raise AuthenticationError(
+                f"{self.address} does not enable SASL mechanism {name}: it offers {offered}"
+                if response.error_code == 33  # UNSUPPORTED_SASL_MECHANISM
+                else f"{self.address} refused the SASL handshake for {name}"
+                f" (error code {response.error_code})"
+            )
+        if version == 0:
+            self._raw_sasl = True
+            self._write_raw(self._mechanism.start())
+        else:
+            self._send_sasl(self._mechanism.start())
+
+    def _send_sasl(self, message: bytes) -> None:
+        version = choose_version(self.versions, ApiKey.SASL_AUTHENTICATE)
+        correlation_id = self._write(m.SaslAuthenticateRequest(auth_bytes=message), version)
+        self._in_flight[correlation_id] = _InFlight(None, ApiKey.SASL_AUTHENTICATE, version)
+
+    def _write_raw(self, message: bytes) -> None:
+        self._outgoing += len(message).to_bytes(4, "big") + message
+
+    def _sasl_answer(self, response, version: int) -> list[Completion]:
+        assert self._mechanism is not None
+        if response.error_code:
+            detail = self._mechanism.failure_detail()
+            reason = response.error_message or f"error code {response.error_code}"
+            raise AuthenticationError(
+                f"{self._mechanism.name} authentication with {self.address} failed: {reason}"
+                + (f" ({detail})" if detail else "")
+            )
+        reply = self._mechanism.step(response.auth_bytes or b"")
+        if reply is not None:
+            self._send_sasl(reply)
+            return []
+        lifetime_ms = response.session_lifetime_ms if version >= 1 else 0
+        if lifetime_ms > 0:
+            # Kafka's clients start at a random point of the last 15%: connections made at
+            # once do not all authenticate again at once
+            share = random.uniform(0.85, 0.95)
+            self._reauthenticate_at = self._clock() + lifetime_ms / 1000 * share
+        return self._authenticated()
+
+    def _raw_sasl_answer(self, frame: bytes) -> list[Completion]:
+        assert self._mechanism is not None
+        try:
+            reply = self._mechanism.step(frame)
+        except AuthenticationError as exc:
+            return self._fail_all(exc)
+        if reply is not None:
+            self._write_raw(reply)
+            return []
+        self._raw_sasl = False
+        return self._authenticated()
+
+    def _authenticated(self) -> list[Completion]:
+        self._mechanism = None
+        self.authentications += 1
+        return self._ready()

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from .core import ClientCore, ConnectionKey
 from .errors import BrokerConnectionError, ClientError, RequestTimeoutError
 from .flow import Call, Flow, Sleep, calls_of, resume, unreachable
+from .sasl import sasl_authenticator
 from .session import BrokerSession, Completion
 from .tls import handshake_failure, handshake_timeout, ssl_context
 
@@ -41,6 +42,7 @@ class SyncTransport:
         self._selector = selectors.DefaultSelector()
         self._next_token = 0
         self._tls = ssl_context(core.config)
+        self._sasl = sasl_authenticator(core.config)
 
     def run(self, flow: Flow):
         """Drive ``flow`` to its end; its return value."""
@@ -62,6 +64,11 @@ class SyncTransport:
     # ---- calls ----------------------------------------------------------------------------
 
     def _perform(self, calls: list[Call]) -> list:
+        if self._sasl is not None and self._sasl.stale:
+            try:
+                self._sasl.refresh()  # a token for the authentications these calls may start
+            except ClientError as exc:
+                return [exc] * len(calls)
         owners: dict[int, _Connection] = {}
         try:
             return self._exchange(calls, owners)
@@ -156,7 +163,10 @@ class SyncTransport:
             sock = self._tls_handshake(sock, host, address)
         sock.setblocking(False)
         session = BrokerSession(
-            address, client_id=config.client_id, max_frame_size=config.max_frame_size
+            address,
+            client_id=config.client_id,
+            max_frame_size=config.max_frame_size,
+            sasl=self._sasl,
         )
         conn = self._connections[key] = _Connection(key, sock, session)
         self._selector.register(sock, selectors.EVENT_READ, conn)

@@ -23,7 +23,10 @@ def ssl_context(config: ClientConfig) -> ssl.SSLContext | None:
     """The context for the client's connections, None for PLAINTEXT / SASL_PLAINTEXT."""
     if not config.uses_tls:
         return None
-    context = ssl.create_default_context(cafile=config.ssl_ca_location, cadata=config.ssl_ca_pem)
+    cafile, cadata = config.ssl_ca_location, config.ssl_ca_pem
+    if cafile is not None and _store_type(cafile, config.ssl_truststore_type) == "PKCS12":
+        cafile, cadata = None, _pkcs12_certificates(cafile, config.ssl_truststore_password)
+    context = ssl.create_default_context(cafile=cafile, cadata=cadata)
     context.minimum_version = ssl.TLSVersion.TLSv1_2
     context.check_hostname = config.ssl_check_hostname
     try:
@@ -58,7 +61,11 @@ def handshake_failure(address: str, exc: BaseException) -> TlsError:
 
 def _load_client_certificate(context: ssl.SSLContext, config: ClientConfig) -> None:
     password = config.ssl_key_password
-    if config.ssl_keystore_location is not None:
+    location = config.ssl_keystore_location
+    if location is not None and _store_type(location, config.ssl_keystore_type) == "PEM":
+        # Java's PEM keystore: the key and its chain in one file
+        context.load_cert_chain(location, password=password)
+    elif location is not None:
         # the key goes to the temporary file encrypted, with a password of this call's own
         transient = secrets.token_urlsafe(24)
         certificate, key = _pkcs12_to_pem(
@@ -93,25 +100,60 @@ def _load_pem(context: ssl.SSLContext, certificate: bytes, key: bytes, password)
         os.unlink(f.name)
 
 
-def _pkcs12_to_pem(location: str, password: str | None, key_password: str) -> tuple[bytes, bytes]:
-    """The keystore's certificate chain, and its key encrypted with ``key_password``."""
+def _store_type(location: str, declared: str | None) -> str:
+    """PEM or PKCS12: as declared (ssl.*store.type), else by the file's first bytes."""
     try:
-        from cryptography.hazmat.primitives import serialization
+        with open(location, "rb") as f:
+            head = f.read(64)
+    except OSError as exc:
+        raise ConfigError(f"{location} cannot be read: {exc.strerror}") from None
+    if head[:4] == b"\xfe\xed\xfe\xed":
+        raise ConfigError(
+            f"{location} is a JKS store, which cannot be read outside the JVM: convert it with "
+            "`keytool -importkeystore -srckeystore store.jks -destkeystore store.p12 "
+            "-deststoretype PKCS12` and use the .p12 file"
+        )
+    if declared is not None:
+        return declared
+    return "PEM" if b"-----BEGIN" in head or head.lstrip()[:1] == b"-" else "PKCS12"
+
+
+def _pkcs12(location: str, password: str | None, setting: str):
+    """The parts of a PKCS#12 store: (key, certificate, more certificates)."""
+    try:
         from cryptography.hazmat.primitives.serialization import pkcs12
     except ImportError:
         raise ConfigError(
-            "PKCS#12 keystores need the cryptography package: pip install cryptography"
+            "PKCS#12 stores need the cryptography package: pip install cryptography"
         ) from None
     with open(location, "rb") as f:
         data = f.read()
     try:
-        key, certificate, chain = pkcs12.load_key_and_certificates(
+        return pkcs12.load_key_and_certificates(
             data, None if password is None else password.encode()
         )
     except ValueError:
         raise ConfigError(
-            f"the keystore {location} cannot be read: wrong ssl.keystore.password, or not PKCS#12"
+            f"the store {location} cannot be read: wrong {setting}, or not PKCS#12"
         ) from None
+
+
+def _pkcs12_certificates(location: str, password: str | None) -> str:
+    """The certificates of a PKCS#12 truststore, as PEM."""
+    from cryptography.hazmat.primitives.serialization import Encoding
+
+    _, certificate, more = _pkcs12(location, password, "ssl.truststore.password")
+    certificates = [c for c in [certificate, *(more or [])] if c is not None]
+    if not certificates:
+        raise ConfigError(f"the truststore {location} holds no certificate")
+    return "".join(c.public_bytes(Encoding.PEM).decode() for c in certificates)
+
+
+def _pkcs12_to_pem(location: str, password: str | None, key_password: str) -> tuple[bytes, bytes]:
+    """The keystore's certificate chain, and its key encrypted with ``key_password``."""
+    from cryptography.hazmat.primitives import serialization
+
+    key, certificate, chain = _pkcs12(location, password, "ssl.keystore.password")
     if key is None or certificate is None:
         raise ConfigError(f"the keystore {location} has no private key and certificate")
     pem = serialization.Encoding.PEM

@@ -16,6 +16,9 @@ from kafkawire.client import (
     Client,
     TopicPartition,
 )
+from kafkawire.client.config import client_config
+from kafkawire.client.errors import ConfigError
+from kafkawire.client.sasl import sasl_authenticator
 from kafkawire.errors import KafkawireError
 
 
@@ -37,7 +40,6 @@ class DataLossError(KafkawireError):
 # kafka.* options that would change what the consumer/producer does in ways kafkawire's client
 # cannot follow: refuse them rather than quietly ignore them.
 _UNSUPPORTED = {
-    "kafka.security.protocol": "only PLAINTEXT connections are supported",
     "kafka.key.deserializer": "keys are always read as binary",
     "kafka.value.deserializer": "values are always read as binary",
     "kafka.key.serializer": "keys are written from a binary or string column",
@@ -46,7 +48,8 @@ _UNSUPPORTED = {
     "kafka.enable.auto.commit": "offsets are not committed to Kafka",
     "kafka.interceptor.classes": "interceptors are Java classes",
 }
-_UNSUPPORTED_PREFIXES = ("kafka.sasl.", "kafka.ssl.")
+# kafka.* options handed to the client as they are (TLS and SASL: kafkawire.client.config)
+_SECURITY_PREFIXES = ("kafka.security.protocol", "kafka.ssl.", "kafka.sasl.")
 _SUBSCRIPTIONS = ("subscribe", "subscribePattern", "assign")
 
 
@@ -55,13 +58,17 @@ class Options:
 
     def __init__(self, options: Mapping[str, str]) -> None:
         self._values = {str(k).lower(): str(v) for k, v in options.items() if v is not None}
-        for name, value in self._values.items():
-            if name in _UNSUPPORTED and not (
-                name == "kafka.security.protocol" and value.upper() == "PLAINTEXT"
-            ):
+        for name in self._values:
+            if name in _UNSUPPORTED:
                 raise OptionError(f"option {name!r} is not supported: {_UNSUPPORTED[name]}")
-            if name.startswith(_UNSUPPORTED_PREFIXES):
-                raise OptionError(f"option {name!r} is not supported: no TLS or SASL")
+
+    def security(self) -> tuple[tuple[str, str], ...]:
+        """The TLS and SASL options, as client properties (``kafka.`` dropped)."""
+        return tuple(
+            (name.removeprefix("kafka."), value)
+            for name, value in self._values.items()
+            if name.startswith(_SECURITY_PREFIXES)
+        )
 
     def get(self, name: str, default: str | None = None) -> str | None:
         return self._values.get(name.lower(), default)
@@ -103,13 +110,21 @@ class ClientConfig:
     request_timeout: float = 30.0
     retries: int = 5
     retry_backoff: float = 0.1
+    # TLS and SASL properties; out of the repr, as they hold passwords and keys
+    security: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 
     @classmethod
     def from_options(cls, opts: Options) -> ClientConfig:
         servers = opts.get("kafka.bootstrap.servers")
         if not servers or not servers.strip():
             raise OptionError("option kafka.bootstrap.servers is required (host:port,...)")
+        security = opts.security()
+        try:  # on the driver: a misspelled or incomplete setting fails the query at once
+            sasl_authenticator(client_config(servers, dict(security)))
+        except ConfigError as exc:
+            raise OptionError(f"the kafka.* TLS/SASL options: {exc}") from None
         return cls(
+            security=security,
             bootstrap_servers=servers.strip(),
             client_id=opts.get("kafka.client.id") or "kafkawire-spark",
             request_timeout=opts.integer("kafka.request.timeout.ms", 30000, minimum=1) / 1000,
@@ -125,6 +140,7 @@ class ClientConfig:
             connect_timeout=min(self.request_timeout, 10.0),
             retries=self.retries,
             retry_backoff=self.retry_backoff,
+            config=dict(self.security),
         )
 
 

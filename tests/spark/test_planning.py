@@ -93,8 +93,18 @@ def test_options_follow_spark_names_case_insensitively():
         ({**BASE, "subscribePattern": "(", "subscribe": None}, False, "not a valid regex"),
         ({**BASE, "minPartitions": "0"}, False, "at least 1"),
         ({**BASE, "failOnDataLoss": "maybe"}, False, "true or false"),
-        ({**BASE, "kafka.ssl.truststore.location": "x"}, False, "no TLS or SASL"),
-        ({**BASE, "kafka.security.protocol": "SSL"}, False, "only PLAINTEXT"),
+        ({**BASE, "kafka.security.protocol": "SSH"}, False, "none of PLAINTEXT, SSL"),
+        ({**BASE, "kafka.sasl.pasword": "x"}, False, "did you mean 'sasl.password'"),
+        (
+            {**BASE, "kafka.security.protocol": "SASL_SSL", "kafka.sasl.mechanism": "PLAIN"},
+            False,
+            "needs sasl.username",
+        ),
+        (
+            {**BASE, "kafka.sasl.login.callback.handler.class": "com.example.Handler"},
+            False,
+            "JVM callback handler classes cannot load",
+        ),
         ({**BASE, "kafka.value.deserializer": "x"}, False, "always read as binary"),
         ({**BASE, "minOffsetsPerTrigger": "5"}, True, "not supported"),
     ],
@@ -102,6 +112,32 @@ def test_options_follow_spark_names_case_insensitively():
 def test_bad_options_are_refused(options, streaming, message):
     with pytest.raises(OptionError, match=message):
         read_options(options, streaming=streaming)
+
+
+def test_security_options_reach_the_client_and_stay_out_of_reprs():
+    jaas = (
+        "org.apache.kafka.common.security.scram.ScramLoginModule required "
+        'username="alice" password="hunter2";'
+    )
+    options = read_options(
+        {
+            **BASE,
+            "kafka.security.protocol": "SASL_SSL",
+            "kafka.sasl.mechanism": "SCRAM-SHA-512",
+            "kafka.sasl.jaas.config": jaas,
+            "kafka.ssl.endpoint.identification.algorithm": "",
+        },
+        streaming=False,
+    )
+    assert "hunter2" not in repr(options)
+    client = options.client.client()
+    try:
+        assert client.config.security_protocol == "SASL_SSL"
+        assert client.config.sasl_mechanism == "SCRAM-SHA-512"
+        assert (client.config.sasl_username, client.config.sasl_password) == ("alice", "hunter2")
+        assert client.config.ssl_check_hostname is False
+    finally:
+        client.close()
 
 
 def test_split_ranges_like_spark():
