@@ -13,12 +13,13 @@ from kafkawire.cli.common import PROG, CliError
 from kafkawire.cli.convert import cmd_convert
 from kafkawire.cli.inspect import Kind, cmd_inspect
 from kafkawire.cli.record import cmd_record, host_port
+from kafkawire.cli.topics import cmd_topics
 from kafkawire.errors import KafkawireError
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=PROG, description="The Apache Kafka wire protocol: inspect, record, convert."
+        prog=PROG, description="The Apache Kafka wire protocol: inspect, record, convert, topics."
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -84,6 +85,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--progress", action="store_true", help="draw the progress bar even off a tty")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
     p.set_defaults(run=cmd_convert)
+
+    p = sub.add_parser(
+        "topics",
+        help="a cluster's topics, partitions, leaders and offsets",
+        description="List topics (all but internal ones, or those named) with each "
+        "partition's leader and earliest..latest offsets. TLS and SASL settings come from "
+        "--command-config, a client.properties file as Kafka's tools take (librdkafka or "
+        "Java property names, sasl.jaas.config included).",
+    )
+    p.add_argument("--bootstrap-server", required=True, metavar="HOST:PORT[,...]")
+    p.add_argument("--command-config", metavar="FILE", help="client properties (TLS, SASL)")
+    p.add_argument("--topic", action="append", metavar="NAME", help="this topic (repeatable)")
+    p.add_argument("--json", action="store_true", help="one JSON object a line")
+    p.set_defaults(run=cmd_topics)
 
     p = sub.add_parser(
         "bench",

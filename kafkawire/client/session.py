@@ -384,12 +384,16 @@ class BrokerSession:
         assert self._mechanism is not None
         name = self._mechanism.name
         if response.error_code:
-            offered = ", ".join(response.mechanisms or []) or "none"
+            offered = response.mechanisms or []
+            if response.error_code == 33 and name not in offered:  # UNSUPPORTED_SASL_MECHANISM
+                raise AuthenticationError(
+                    f"{self.address} does not enable SASL mechanism {name}: it offers "
+                    f"{', '.join(offered) or 'none'}"
+                )
             raise AuthenticationError(
-                f"{self.address} does not enable SASL mechanism {name}: it offers {offered}"
-                if response.error_code == 33  # UNSUPPORTED_SASL_MECHANISM
-                else f"{self.address} refused the SASL handshake for {name}"
-                f" (error code {response.error_code})"
+                f"{self.address} refused the SASL handshake for {name} (error code "
+                f"{response.error_code}): is SASL set up on this listener? (check "
+                "security.protocol)"
             )
         if version == 0:
             self._raw_sasl = True
