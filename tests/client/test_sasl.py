@@ -95,7 +95,9 @@ def test_sasl_ssl_produce_and_read(face, mechanism, tls_bed, issuer, ca):
 
 
 @pytest.mark.parametrize("mechanism", ["SCRAM-SHA-512", "OAUTHBEARER"])
-def test_reauthentication_keeps_the_connection_and_loses_nothing(face, mechanism, plain_bed, issuer):
+def test_reauthentication_keeps_the_connection_and_loses_nothing(
+    face, mechanism, plain_bed, issuer
+):
     """Sessions of 1.5 s over 5 s of produces: the client authenticates again on its open
     connections before the gateway would drop them, and every record arrives once."""
     config = sasl_config(mechanism, issuer)
@@ -204,9 +206,8 @@ def test_oauth_tokens_the_broker_refuses(face, tls_bed, issuer, ca):
             pytest.raises(AuthenticationError, match="extension logicalCluster"),
         ):
             client.metadata([])
-        with make_client(
-            face, tls_bed.address, config=own | {"sasl.oauthbearer.extensions": "logicalCluster=lkc-1"}
-        ) as client:
+        extended = own | {"sasl.oauthbearer.extensions": "logicalCluster=lkc-1"}
+        with make_client(face, tls_bed.address, config=extended) as client:
             assert client.metadata([]).brokers
         assert tls_bed.last_extensions == {"logicalCluster": "lkc-1"}
     finally:

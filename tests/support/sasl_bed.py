@@ -69,7 +69,7 @@ class OAuthIssuer:
         issuer = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 - http.server's name
+            def do_POST(self):
                 size = int(self.headers.get("Content-Length") or 0)
                 form = dict(urllib.parse.parse_qsl(self.rfile.read(size).decode()))
                 client_id, secret = form.get("client_id"), form.get("client_secret")
@@ -226,7 +226,7 @@ class _Connection:
     def step(self, token: bytes) -> tuple[bytes, bool]:
         """The server's answer to ``token``, and whether authentication is complete."""
         if self.mechanism == "PLAIN":
-            _, user, password = (token.decode().split("\0") + ["", ""])[:3]
+            _, user, password = [*token.decode().split("\0"), "", ""][:3]
             if self.gateway.users.get(user) != password or not password:
                 raise _Refused("Authentication failed: Invalid username or password")
             return self._done(user), True
