@@ -28,6 +28,7 @@ import numpy as np
 import pyarrow as pa
 
 from kafkawire.client import Client, TopicPartition
+from kafkawire.client.config import read_properties
 
 CODECS = ["none", "gzip", "snappy", "lz4", "zstd"]
 HEADERS_TYPE = pa.list_(pa.struct([("key", pa.string()), ("value", pa.binary())]))
@@ -97,10 +98,10 @@ def sample_columns(records_per_partition: int):
     return columns
 
 
-def produce_sample(bootstrap: str, topic: str, columns) -> float:
+def produce_sample(bootstrap: str, topic: str, columns, security: dict[str, str]) -> float:
     """One partition per codec, in requests of 50,000 records; returns the seconds taken."""
     start_time = time.perf_counter()
-    with Client(bootstrap) as client:
+    with Client(bootstrap, config=security) as client:
         client.create_topics({topic: len(CODECS)})
         for partition, (codec, (values, keys, headers)) in enumerate(
             zip(CODECS, columns, strict=True)
@@ -133,14 +134,19 @@ def spark_session():
     )
 
 
-def run(bootstrap: str, records_per_partition: int, out: Path) -> int:
+def run(
+    bootstrap: str, records_per_partition: int, out: Path, security: dict[str, str] | None = None
+) -> int:
+    """``security``: TLS/SASL client properties (a --command-config file), for the client as
+    they are and for Spark with the kafka. prefix."""
+    security = security or {}
     import kafkawire.spark
 
     topic = f"pipeline-{uuid.uuid4().hex[:8]}"
     columns = sample_columns(records_per_partition)
     produced = records_per_partition * len(CODECS)
     value_bytes = sum(values.buffers()[2].size for values, _, _ in columns)
-    t_produce = produce_sample(bootstrap, topic, columns)
+    t_produce = produce_sample(bootstrap, topic, columns, security)
     print(
         f"produced {produced:,} records ({value_bytes / 1e6:.1f} MB of values) to {topic!r} "
         f"with kafkawire in {t_produce:.2f} s ({produced / t_produce:,.0f} records/s)"
@@ -152,6 +158,7 @@ def run(bootstrap: str, records_per_partition: int, out: Path) -> int:
     df = (
         spark.read.format("kafkawire")
         .option("kafka.bootstrap.servers", bootstrap)
+        .options(**{f"kafka.{name}": value for name, value in security.items()})
         .option("subscribe", topic)
         .option("startingOffsets", "earliest")
         .option("endingOffsets", "latest")
@@ -194,11 +201,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bootstrap", help="host:port of a running cluster (default: embedded)")
     ap.add_argument("--records", type=int, default=200_000, help="records per partition")
     ap.add_argument("--out", type=Path, help="Parquet output directory (default: temporary)")
+    ap.add_argument(
+        "--command-config",
+        metavar="FILE",
+        help="client.properties with the cluster's TLS/SASL settings (as Kafka's tools take)",
+    )
     args = ap.parse_args(argv)
+    if args.command_config and not args.bootstrap:
+        ap.error("--command-config needs --bootstrap (the embedded broker is PLAINTEXT)")
     out = args.out or Path(tempfile.mkdtemp(prefix="kafkawire-")) / "topic.parquet"
     try:
         if args.bootstrap:
-            return run(args.bootstrap, args.records, out)
+            security = read_properties(args.command_config) if args.command_config else {}
+            security.pop("bootstrap.servers", None)
+            return run(args.bootstrap, args.records, out, security)
         with embedded_broker() as bootstrap:
             print(f"embedded broker (Tansu) on {bootstrap}")
             return run(bootstrap, args.records, out)
