@@ -502,6 +502,16 @@ def rate_report(doc: dict, suite: str, stat: str, title: str) -> list[str]:
     return out
 
 
+def tls_share(doc: dict) -> list[str]:
+    """kafkawire's TLS throughput as a share of its PLAINTEXT throughput, paired rounds
+    (bench_tls.py; goal: at least 0.8)."""
+    for b in doc["benchmarks"]:
+        share = (b.get("extra_info") or {}).get("tls_share_of_plaintext")
+        if share is not None:
+            return [f"kafkawire over TLS: {share:.2f} of its PLAINTEXT throughput (paired).", ""]
+    return []
+
+
 def header(doc: dict) -> list[str]:
     mi = doc.get("machine_info", {})
     cpu = mi.get("cpu", {})
@@ -550,6 +560,8 @@ def main(argv: list[str] | None = None) -> int:
     out += rate_report(doc, "client", args.stat, "Client: fetch and decode from a real broker")
     out += rate_report(doc, "spark", args.stat, "Spark: the kafkawire data sources")
     out += rate_report(doc, "buffer", args.stat, "Buffer policy: decode_records by input kind")
+    out += rate_report(doc, "tls", args.stat, "TLS: fetch over TLS and PLAINTEXT (forwarded)")
+    out += tls_share(doc)
     print("\n".join(out))
     return 0
 

@@ -207,20 +207,38 @@ class SyncTransport:
 
     def _read(self, conn: _Connection, results: dict) -> None:
         session = conn.session
-        while True:  # TLS may hold decrypted bytes that select does not see: take them all
+        tls = isinstance(conn.sock, ssl.SSLSocket)
+        while True:
+            # TLS hands out one record (16 KiB at most) a call and may hold decrypted bytes that
+            # select does not see: fill the session's buffer with all of them, then hand it
+            # over once (a plain socket gives what it has in one call)
+            view = session.get_buffer()
+            room, filled, lost = len(view), 0, None
             try:
-                n = conn.sock.recv_into(session.get_buffer())
+                while filled < room:
+                    n = conn.sock.recv_into(view[filled:])
+                    if n == 0:
+                        lost = ""
+                        break
+                    filled += n
+                    if not tls:
+                        break
             except _WOULD_BLOCK:
-                break
+                pass
             except OSError as exc:
-                self._drop(conn, results, f"broke the connection: {exc}")
+                lost = f"broke the connection: {exc}"
+            finally:
+                view.release()
+            if filled:
+                self._complete(session.buffer_updated(filled), results)
+            if lost is not None:
+                if lost:
+                    self._drop(conn, results, lost)
+                else:
+                    self._complete(session.connection_lost(), results)
+                    self._drop(conn, results)
                 return
-            if n == 0:
-                self._complete(session.connection_lost(), results)
-                self._drop(conn, results)
-                return
-            self._complete(session.buffer_updated(n), results)
-            if session.closed or not isinstance(conn.sock, ssl.SSLSocket):
+            if session.closed or not tls or filled < room:
                 break
         if session.closed:  # the stream broke (not Kafka, a corrupt frame): so does the socket
             self._drop(conn, results)

@@ -44,6 +44,8 @@ class FrameReader:
         Release the view before the next call (asyncio and ``recv_into`` do)."""
         buffered = self._end - self._pos
         room = max(_CHUNK, sizehint)
+        if len(self._buf) - self._end >= room:  # room enough: no growth, no copy
+            return memoryview(self._buf)[self._end :]
         missing = self._missing()
         if missing > room:  # the rest of a large frame: grow with what has arrived
             room = min(missing, max(room, buffered))
