@@ -49,7 +49,9 @@ class TlsForwarder:
         raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as brokers do
         raw.settimeout(10)
         try:
-            client = raw if self.context is None else self.context.wrap_socket(raw, server_side=True)
+            client = raw
+            if self.context is not None:
+                client = self.context.wrap_socket(raw, server_side=True)
         except (OSError, ssl.SSLError):
             raw.close()  # a failed handshake: the client reports it
             return
