@@ -235,3 +235,21 @@ def test_sasl_client_at_a_listener_without_sasl(face, plain_bed, issuer):
         pytest.raises(AuthenticationError, match="SASL"),
     ):
         client.metadata([])
+
+
+@pytest.mark.parametrize("mechanism", ["PLAIN", "SCRAM-SHA-256"])
+def test_brokers_before_1_0_take_tokens_in_bare_frames(face, mechanism, plain_bed, issuer):
+    """Without SaslAuthenticate among the broker's APIs, SaslHandshake v0 and then the tokens
+    as bare size-prefixed frames; a wrong password there is a closed connection."""
+    plain_bed.legacy = True
+    try:
+        with make_client(face, plain_bed.address, config=sasl_config(mechanism, issuer)) as c:
+            assert c.metadata([]).brokers
+        wrong = sasl_config(mechanism, issuer, **{"sasl.password": "hunter2"})
+        with (
+            make_client(face, plain_bed.address, config=wrong, retries=0) as client,
+            pytest.raises(BrokerConnectionError, match=f"during {mechanism} authentication"),
+        ):
+            client.metadata([])
+    finally:
+        plain_bed.legacy = False

@@ -163,8 +163,9 @@ def _frame(payload: bytes) -> bytes:
     return struct.pack(">i", len(payload)) + payload
 
 
-def _patch_api_versions(answer: bytes, version: int) -> bytes:
-    """Tansu's ApiVersions answer with SaslHandshake 0-1 and SaslAuthenticate 0-2 listed."""
+def _patch_api_versions(answer: bytes, version: int, legacy: bool) -> bytes:
+    """Tansu's ApiVersions answer with SaslHandshake 0-1 and SaslAuthenticate 0-2 listed (a
+    ``legacy`` broker, before Kafka 1.0: SaslHandshake 0 alone, tokens in bare frames)."""
     flexible = version >= 3
     pos = 4 + 2  # correlation id (header v0 always), error code
     if flexible:
@@ -181,8 +182,10 @@ def _patch_api_versions(answer: bytes, version: int) -> bytes:
         entries[key] = struct.pack(">hhh", key, low, high) + entries[key]
         pos = end
     tags = b"\0" if flexible else b""
-    entries[SASL_HANDSHAKE] = struct.pack(">hhh", SASL_HANDSHAKE, 0, 1) + tags
+    entries[SASL_HANDSHAKE] = struct.pack(">hhh", SASL_HANDSHAKE, 0, 0 if legacy else 1) + tags
     entries[SASL_AUTHENTICATE] = struct.pack(">hhh", SASL_AUTHENTICATE, 0, 2) + tags
+    if legacy:
+        del entries[SASL_AUTHENTICATE]
     listed = b"".join(entries[k] for k in sorted(entries))
     size = _put_uvarint(len(entries) + 1) if flexible else struct.pack(">i", len(entries))
     return answer[:6] + size + listed + answer[pos:]
@@ -302,6 +305,7 @@ class SaslGateway:
         self.required_extensions = required_extensions or {}
         self.port = port or free_port()
         self.mechanisms = list(MECHANISMS)  # enabled; tests may narrow it
+        self.legacy = False  # True: act as a broker before 1.0 (see _patch_api_versions)
         self.connections = 0
         self.authentications: collections.Counter = collections.Counter()
         self.failures: collections.Counter = collections.Counter()
@@ -372,7 +376,7 @@ class SaslGateway:
                 (correlation_id,) = struct.unpack_from(">i", answer)
                 version = api_versions.pop(correlation_id, None)
                 if version is not None:
-                    answer = _patch_api_versions(answer, version)
+                    answer = _patch_api_versions(answer, version, self.legacy)
                 writer.write(_frame(answer))
 
     async def _requests(self, conn: _Connection, reader, writer, up_writer, api_versions) -> None:
