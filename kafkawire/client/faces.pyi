@@ -1,4 +1,4 @@
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from types import TracebackType
 from typing import Any
 
@@ -28,6 +28,14 @@ class Client:
         retry_backoff: float = ...,
         retry_backoff_max: float = ...,
         max_frame_size: int = ...,
+        security_protocol: str = ...,
+        ssl_ca_location: str | None = ...,
+        ssl_check_hostname: bool = ...,
+        sasl_mechanism: str | None = ...,
+        sasl_username: str | None = ...,
+        sasl_password: str | None = ...,
+        oauth_cb: Callable[..., Any] | None = ...,
+        **settings: Any,
     ) -> None: ...
     @property
     def config(self) -> ClientConfig: ...
@@ -121,6 +129,14 @@ class AsyncClient:
         retry_backoff: float = ...,
         retry_backoff_max: float = ...,
         max_frame_size: int = ...,
+        security_protocol: str = ...,
+        ssl_ca_location: str | None = ...,
+        ssl_check_hostname: bool = ...,
+        sasl_mechanism: str | None = ...,
+        sasl_username: str | None = ...,
+        sasl_password: str | None = ...,
+        oauth_cb: Callable[..., Any] | None = ...,
+        **settings: Any,
     ) -> None: ...
     @property
     def config(self) -> ClientConfig: ...
