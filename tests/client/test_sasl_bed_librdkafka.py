@@ -106,8 +106,8 @@ def test_librdkafka_is_refused_a_wrong_password(tls_bed, issuer, ca):
 
 
 def test_librdkafka_reauthenticates_when_sessions_run_out(issuer):
-    with sasl_bed(issuer=issuer, session_lifetime_ms=2000) as gateway:
+    with sasl_bed(issuer=issuer, session_lifetime_ms=3000) as gateway:
         values = [b"r-%d" % i for i in range(40)]
         config = librdkafka_config(gateway, "SCRAM-SHA-256", issuer)
-        assert round_trip(config, values, seconds=5.0) == values
+        assert round_trip(config, values, seconds=6.0) == values
         assert gateway.reauthentications >= 1

@@ -29,7 +29,7 @@ def secured(tmp_path_factory):
     ca = trustme.CA()
     truststore = tmp_path_factory.mktemp("tls") / "ca.pem"
     ca.cert_pem.write_to_path(str(truststore))
-    with sasl_bed(tls_context=server_context(ca, "127.0.0.1"), session_lifetime_ms=3000) as gw:
+    with sasl_bed(tls_context=server_context(ca, "127.0.0.1"), session_lifetime_ms=6000) as gw:
         options = {
             "kafka.bootstrap.servers": gw.address,
             "kafka.security.protocol": "SASL_SSL",
