@@ -4,10 +4,11 @@ SaslHandshake/SaslAuthenticate and then forwards to Tansu, and an OAuth token en
 The mechanisms' server side is code this project did not write: ``scramp`` for SCRAM, PyJWT for
 the OAUTHBEARER tokens (RS256, signed by a key made per session); PLAIN's check is a split. The
 frames around them are parsed here without kafkawire (it is what is under test), and the bed is
-proved with librdkafka (``tests/client/test_sasl_bed.py``). Like Kafka, the gateway answers
-ApiVersions before authentication (adding the SASL APIs to Tansu's list), drops a connection
-that sends anything else first, gives sessions a lifetime when told to (KIP-368) and drops a
-connection whose session has expired unless it authenticates again. Local answers are written at
+proved with librdkafka and with bare requests (``tests/client/test_sasl_bed.py``). Like Kafka,
+the gateway answers ApiVersions before authentication (adding the SASL APIs to Tansu's list),
+drops a connection that sends anything else first or asks for a mechanism it lacks, gives
+sessions a lifetime when told to (KIP-368) and drops a connection whose session has expired
+unless it authenticates again. Local answers are written at
 once, so during a re-authentication they may overtake forwarded ones: clients match answers by
 correlation id.
 """
@@ -61,9 +62,9 @@ class OAuthIssuer:
         self.tokens_issued += 1
         return jwt.encode(payload, self.key, algorithm="RS256")
 
-    def verify(self, token: str) -> str:
-        """The token's subject; raises jwt.InvalidTokenError."""
-        return jwt.decode(token, self.key.public_key(), algorithms=["RS256"])["sub"]
+    def verify(self, token: str) -> dict:
+        """The token's claims; raises jwt.InvalidTokenError."""
+        return jwt.decode(token, self.key.public_key(), algorithms=["RS256"])
 
     def start(self) -> OAuthIssuer:
         issuer = self
@@ -256,7 +257,7 @@ class _Connection:
         try:
             if not text.startswith("n,,") or not bearer.startswith("Bearer "):
                 raise jwt.InvalidTokenError("no bearer token")
-            subject = self.gateway.issuer.verify(bearer[7:])
+            subject = self.gateway.issuer.verify(bearer[7:])["sub"]
             for key, value in self.gateway.required_extensions.items():
                 if pairs.get(key) != value:
                     raise jwt.InvalidTokenError(f"extension {key} missing or wrong")
@@ -409,7 +410,10 @@ class SaslGateway:
                 writer.write(
                     _frame(struct.pack(">ihi", correlation_id, error, len(enabled)) + offered)
                 )
-                raw = version == 0 and error == 0
+                if error:
+                    await writer.drain()
+                    return  # Kafka closes after refusing a mechanism
+                raw = version == 0
                 continue
             if api_key == SASL_AUTHENTICATE:
                 token = self._auth_bytes(frame, version)
