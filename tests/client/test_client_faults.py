@@ -33,12 +33,7 @@ from kafkawire.protocol.versions import (
     supported_versions,
 )
 from tests.support.broker import free_port, launch_tansu, start_broker, stop_broker
-from tests.support.faces import FACES, make_client
-
-
-@pytest.fixture(params=FACES)
-def face(request) -> str:
-    return request.param
+from tests.support.faces import make_client
 
 
 def read_frame(conn: socket.socket) -> bytes | None:

@@ -29,12 +29,7 @@ from kafkawire.client.flow import ANY_BROKER, Call, Gather
 from kafkawire.protocol import ApiKey, decode_request
 from kafkawire.protocol.versions import supported_versions
 from tests.client.test_client_faults import Peer, read_frame, serve_handshake
-from tests.support.faces import FACES, make_client
-
-
-@pytest.fixture(params=FACES)
-def face(request) -> str:
-    return request.param
+from tests.support.faces import make_client
 
 
 def metadata_answer(header) -> bytes:

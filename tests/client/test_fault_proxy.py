@@ -13,7 +13,7 @@ import pytest
 
 from kafkawire.client import IdempotentProducer, RequestTimeoutError, TopicPartition
 from tests.support.broker import free_port, launch_tansu
-from tests.support.faces import FACES, make_client
+from tests.support.faces import make_client
 from tests.support.faults import BLACKHOLE, PASS, TRICKLE, FaultProxy
 
 pytestmark = pytest.mark.interop
@@ -32,11 +32,6 @@ def proxied_broker():
         proxy.close()
         process.terminate()
         process.wait(10)
-
-
-@pytest.fixture(params=FACES)
-def face(request) -> str:
-    return request.param
 
 
 @pytest.fixture

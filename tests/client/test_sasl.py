@@ -11,37 +11,17 @@ import uuid
 
 import jwt
 import pytest
-import trustme
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from kafkawire.aio import Client as AsyncClient
 from kafkawire.client import TopicPartition
 from kafkawire.client.errors import AuthenticationError, BrokerConnectionError
-from tests.support.faces import FACES, make_client
+from tests.support.faces import make_client
 from tests.support.sasl_bed import OAuthIssuer, sasl_bed
-from tests.support.tls import server_context
 
 pytestmark = pytest.mark.interop
 
 PASSWORD = "alice-secret"
-
-
-@pytest.fixture(scope="module")
-def ca():
-    return trustme.CA()
-
-
-@pytest.fixture(scope="module")
-def issuer():
-    issuer = OAuthIssuer().start()
-    yield issuer
-    issuer.stop()
-
-
-@pytest.fixture(scope="module")
-def tls_bed(ca, issuer):
-    with sasl_bed(tls_context=server_context(ca, "127.0.0.1"), issuer=issuer) as gateway:
-        yield gateway
 
 
 @pytest.fixture(scope="module")
@@ -50,11 +30,6 @@ def plain_bed(issuer):
     client starts at 85-95% of it, a margin of 125-375 ms for a loaded machine)."""
     with sasl_bed(issuer=issuer, session_lifetime_ms=2500) as gateway:
         yield gateway
-
-
-@pytest.fixture(params=FACES)
-def face(request) -> str:
-    return request.param
 
 
 def sasl_config(mechanism: str, issuer: OAuthIssuer, *, tls_ca=None, **extra) -> dict:

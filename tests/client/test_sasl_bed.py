@@ -30,7 +30,6 @@ from kio.serial import entity_reader, entity_writer
 from kio.static.primitive import i32
 
 from tests.support.sasl_bed import OAuthIssuer, SaslGateway, sasl_bed
-from tests.support.tls import server_context
 
 pytestmark = pytest.mark.interop
 trustme = pytest.importorskip("trustme")
@@ -41,27 +40,9 @@ PASSWORDS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
 
 
 @pytest.fixture(scope="module")
-def ca():
-    return trustme.CA()
-
-
-@pytest.fixture(scope="module")
-def issuer():
-    issuer = OAuthIssuer().start()
-    yield issuer
-    issuer.stop()
-
-
-@pytest.fixture(scope="module")
 def plain_bed(issuer):
     with sasl_bed(issuer=issuer) as gateway:
         yield gateway
-
-
-@pytest.fixture(scope="module")
-def tls_bed(ca, issuer):
-    with sasl_bed(tls_context=server_context(ca, "127.0.0.1", "localhost"), issuer=issuer) as g:
-        yield g
 
 
 def config_for(gateway, mechanism: str, issuer=None, ca=None, **extra) -> dict:

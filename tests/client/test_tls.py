@@ -14,7 +14,7 @@ from kafkawire.client import ConfigError, TopicPartition
 from kafkawire.client.config import client_config
 from kafkawire.client.errors import BrokerConnectionError, TlsError
 from tests.support.broker import free_port, launch_tansu
-from tests.support.faces import FACES, make_client
+from tests.support.faces import make_client
 from tests.support.tls import TlsForwarder, server_context
 
 pytestmark = pytest.mark.interop
@@ -49,11 +49,6 @@ def tls_broker(pki):
             f.stop()
         process.terminate()
         process.wait(10)
-
-
-@pytest.fixture(params=FACES)
-def face(request) -> str:
-    return request.param
 
 
 def tls_config(pki, **extra) -> dict:
