@@ -323,6 +323,8 @@ def read_properties(path: str) -> dict[str, str]:
             lines = f.read().splitlines()
     except OSError as exc:
         raise ConfigError(f"{path} cannot be read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path} is not UTF-8 text (byte {exc.start})") from None
     properties: dict[str, str] = {}
     logical = ""
     for line in lines:

@@ -101,7 +101,8 @@ class Scram(Mechanism):
         nonce, salt = attributes.get("r", ""), _b64(attributes.get("s", ""))
         if not nonce.startswith(self._nonce) or len(nonce) == len(self._nonce) or not salt:
             raise AuthenticationError(f"{self.name}: the broker's first message is malformed")
-        iterations = int(attributes["i"]) if attributes.get("i", "").isdigit() else 0
+        count = attributes.get("i", "")
+        iterations = int(count) if re.fullmatch(r"[0-9]{1,9}", count) else 0
         if iterations not in _SCRAM_ITERATIONS:
             raise AuthenticationError(
                 f"{self.name}: the broker asks for {iterations} iterations, outside "
@@ -288,9 +289,15 @@ def _callback_fetcher(
             raise AuthenticationError("OAUTHBEARER: oauth_cb returned no token")
         if expires_at is None:
             expires_at = now + 3600.0  # an opaque token: ask again within the hour
-        if float(expires_at) <= now:
+        try:
+            expires_at = float(expires_at)
+        except (TypeError, ValueError):
+            raise AuthenticationError(
+                "OAUTHBEARER: oauth_cb returned an expiry that is not a number of seconds"
+            ) from None
+        if expires_at <= now:
             raise AuthenticationError("OAUTHBEARER: oauth_cb returned a token that has expired")
-        return Token(Secret(token), float(expires_at), now)
+        return Token(Secret(token), expires_at, now)
 
     return fetch
 

@@ -63,3 +63,12 @@ def test_properties_files_read_as_java_reads_them(tmp_path):
         "escaped key": "é\t",
         "empty": "",
     }
+
+
+def test_a_properties_file_that_is_not_text_is_a_config_error(tmp_path):
+    from kafkawire.client.errors import ConfigError
+
+    path = tmp_path / "p.properties"
+    path.write_bytes(b"sasl.password=\xff\xfe\n")
+    with pytest.raises(ConfigError, match="not UTF-8 text"):
+        read_properties(str(path))

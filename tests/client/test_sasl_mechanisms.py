@@ -64,6 +64,7 @@ def test_scram_refuses_a_server_that_does_not_know_the_password(name):
         (b"r=someone-elses-nonce,s=c2FsdA==,i=4096", "malformed"),
         (b"e=unknown-user", "refused: unknown-user"),
         (None, "iterations"),
+        ("huge", "iterations"),
     ],
 )
 def test_scram_checks_the_servers_first_message(server_first, error):
@@ -71,6 +72,8 @@ def test_scram_checks_the_servers_first_message(server_first, error):
     nonce = client.start().decode().split("r=")[1]
     if server_first is None:  # a CPU-burning iteration count
         server_first = f"r={nonce}abc,s=c2FsdA==,i=100000000".encode()
+    elif server_first == "huge":  # more digits than int() takes
+        server_first = f"r={nonce}abc,s=c2FsdA==,i={'9' * 5000}".encode()
     with pytest.raises(AuthenticationError, match=error):
         client.step(server_first)
 
@@ -141,6 +144,7 @@ def test_oauth_callback_results_are_checked():
         (lambda: ("t", time.time() - 1), "expired"),
         (lambda: 42, "must return"),
         (lambda: ("", time.time() + 10), "no token"),
+        (lambda: ("t", "soon"), "not a number"),
         (lambda: 1 / 0, "oauth_cb failed: ZeroDivisionError"),
     ]:
         with pytest.raises(AuthenticationError, match=error):
