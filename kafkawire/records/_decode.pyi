@@ -1,5 +1,5 @@
 from collections.abc import Iterable, Iterator
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -174,7 +174,11 @@ class RecordView:
     def control_record(self, i: int) -> ControlRecord | None: ...
     def to_arrow(self, *, binary: Literal["view", "plain", "large"] = "view") -> Any: ...
     def __len__(self) -> int: ...
+    @overload
     def __getitem__(self, i: int) -> Record: ...
+    @overload
+    def __getitem__(self, i: slice) -> RecordView:
+        """Rows of a slice (step 1) as a RecordView sharing this one's memory."""
     def __iter__(self) -> Iterator[Record]: ...
 
 def decode_records(

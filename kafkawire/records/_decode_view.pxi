@@ -106,8 +106,48 @@ cdef class RecordView:
         cdef BatchInfo *b = &self.binfo[self.batch_of(i)]
         return headers_at(self.walker.segment_ptr(b.segment) + b.data_start, b, hp[i])
 
-    def __getitem__(self, Py_ssize_t i):
-        """Record i as a Record object (bytes copies of key and value)."""
+    def __getitem__(self, i):
+        """Record i as a Record object (bytes copies of key and value); a slice
+        (step 1) is a RecordView of those rows, sharing this one's memory."""
+        if isinstance(i, slice):
+            return self.rows(i)
+        return self.record(i)
+
+    cdef RecordView rows(self, slice s):
+        start, stop, step = s.indices(self.n)
+        if step != 1:
+            raise ValueError("a RecordView slice takes no step")
+        stop = max(start, stop)
+        cdef RecordView v = RecordView.__new__(RecordView)
+        cdef Py_ssize_t first = 0, count = 0, k
+        if stop > start:
+            first = self.batch_of(start)
+            count = self.batch_of(stop - 1) - first + 1
+        # the batches the rows come from, their first rows counted from the slice's start
+        v.binfo = <BatchInfo *>malloc(max(count, 1) * sizeof(BatchInfo))
+        if v.binfo == NULL:
+            raise MemoryError()
+        for k in range(count):
+            v.binfo[k] = self.binfo[first + k]
+            v.binfo[k].first_record = max(0, v.binfo[k].first_record - start)
+        v.walker = self.walker
+        v.n_batches = count
+        v.n = stop - start
+        v.offsets = self.offsets[start:stop]
+        v.timestamps = self.timestamps[start:stop]
+        v.key_pos = self.key_pos[start:stop]
+        v.key_len = self.key_len[start:stop]
+        v.value_pos = self.value_pos[start:stop]
+        v.value_len = self.value_len[start:stop]
+        if self.header_pos is not None:
+            v.header_pos = self.header_pos[start:stop]
+            v.num_headers = self.num_headers  # a bound: _header_index counts the slice's
+        v.leftover_bytes = self.leftover_bytes
+        v.next_offset = self.next_offset
+        v._segment_views = self._segment_views
+        return v
+
+    cdef Record record(self, Py_ssize_t i):
         i = self.check_index(i)
         cdef Record r = Record.__new__(Record)
         cdef cnp.ndarray[int64_t, ndim=1] offs = self.offsets, ts = self.timestamps
@@ -124,7 +164,7 @@ cdef class RecordView:
 
     def __iter__(self):
         for i in range(self.n):
-            yield self[i]
+            yield self.record(i)
 
     def control_record(self, Py_ssize_t i):
         """The ControlRecord if record i belongs to a control batch, else None."""
@@ -175,7 +215,7 @@ cdef class RecordView:
     def timestamp_types(self):
         """int8 array per record: 0 CreateTime, 1 LogAppendTime, -1 none."""
         return np.repeat(self.batches_table()["timestamp_type"],
-                         self.batches_table()["record_count"])
+                         np.diff(self._record_starts()))
 
     def to_arrow(self, *, binary="view"):
         """A pyarrow Table with Spark's Kafka columns: key, value, offset,
@@ -234,6 +274,8 @@ cdef class RecordView:
                     at += got
                 lo[i + 1] = <int32_t>at
         bs[self.n_batches] = at
+        if at < nh:  # a slice: num_headers counted the whole view's
+            kp, kl, vp, vl = kp[:at], kl[:at], vp[:at], vl[:at]
         return list_offsets, kp, kl, vp, vl, batch_starts
 
     def _fill_views(self, object pos_arr, object len_arr, object out_arr):
