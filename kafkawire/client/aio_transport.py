@@ -17,7 +17,7 @@ from kafkawire.errors import KafkawireError
 
 from .core import ClientCore, ConnectionKey
 from .errors import BrokerConnectionError, ClientError, RequestTimeoutError
-from .flow import Call, Flow, Sleep, calls_of, resume, unreachable
+from .flow import Call, Flow, Sleep, Start, Wait, calls_of, resume, unreachable
 from .sasl import sasl_authenticator
 from .session import BrokerSession, Completion
 from .tls import handshake_failure, handshake_timeout, ssl_context
@@ -80,6 +80,15 @@ def _resolve(done: list[Completion]) -> None:
             future.set_result(response)
 
 
+async def _finished(tasks: list[asyncio.Future], timeout: float) -> dict:
+    """A Wait: the outcomes of the Started calls that finish first."""
+    if not tasks:
+        await asyncio.sleep(timeout)
+        return {}
+    done, _ = await asyncio.wait(tasks, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    return {task: task.result()[0] for task in done}
+
+
 class AsyncTransport:
     def __init__(self, core: ClientCore) -> None:
         self._core = core
@@ -94,6 +103,12 @@ class AsyncTransport:
         try:
             effect = next(flow)
             while True:
+                if isinstance(effect, Start):  # the call runs as a task: its ticket
+                    effect = flow.send(asyncio.ensure_future(self._perform([effect.call])))
+                    continue
+                if isinstance(effect, Wait):
+                    effect = flow.send(await _finished(effect.tickets, effect.timeout))
+                    continue
                 if isinstance(effect, Sleep):
                     await asyncio.sleep(effect.seconds)
                 outcomes = await self._perform(calls_of(effect))

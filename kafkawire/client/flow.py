@@ -8,6 +8,10 @@ yields what it needs done and receives the outcome:
 - ``Gather([Call, ...])``: several calls at once (to different brokers, or pipelined on one
   connection); receives a list with each call's response or exception, in order.
 - ``Sleep(seconds)``: back off.
+- ``Start(call)``: send a call and go on at once; receives a ticket. ``Wait(tickets,
+  timeout)`` receives ``{ticket: response or exception}`` for those that finished, as soon as
+  one has (an empty dict when ``timeout`` passes first). The consumer keeps a fetch in flight
+  to every broker this way while it hands records out.
 
 The generator's return value is the call's result. The synchronous transport and the asyncio
 one drive the same generators, so no protocol logic exists twice (``docs/architecture.md``).
@@ -47,7 +51,18 @@ class Sleep:
     seconds: float
 
 
-Effect = Call | Gather | Sleep
+@dataclass(frozen=True, slots=True)
+class Start:
+    call: Call
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    tickets: list
+    timeout: float
+
+
+Effect = Call | Gather | Sleep | Start | Wait
 Flow = Generator[Effect, Any, T]
 
 
@@ -57,7 +72,7 @@ def calls_of(effect: Effect) -> list[Call]:
         return [effect]
     if isinstance(effect, Gather):
         return effect.calls
-    if isinstance(effect, Sleep):
+    if isinstance(effect, (Sleep, Start, Wait)):
         return []
     raise TypeError(f"a flow yielded {effect!r}")
 

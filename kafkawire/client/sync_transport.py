@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from .core import ClientCore, ConnectionKey
 from .errors import BrokerConnectionError, ClientError, RequestTimeoutError
-from .flow import Call, Flow, Sleep, calls_of, resume, unreachable
+from .flow import Call, Flow, Sleep, Start, Wait, calls_of, resume, unreachable
 from .sasl import sasl_authenticator
 from .session import BrokerSession, Completion
 from .tls import handshake_failure, handshake_timeout, ssl_context
@@ -41,6 +41,11 @@ class SyncTransport:
         self._connections: dict[ConnectionKey, _Connection] = {}
         self._selector = selectors.DefaultSelector()
         self._next_token = 0
+        # calls under way, by token: outcome once known, deadline, connection, timeout
+        self._results: dict[int, object] = {}
+        self._deadlines: dict[int, float] = {}
+        self._owners: dict[int, _Connection] = {}
+        self._timeouts: dict[int, float] = {}
         self._tls = ssl_context(core.config)
         self._sasl = sasl_authenticator(core.config)
 
@@ -49,6 +54,12 @@ class SyncTransport:
         try:
             effect = next(flow)
             while True:
+                if isinstance(effect, Start):
+                    effect = flow.send(self._start(effect.call))
+                    continue
+                if isinstance(effect, Wait):
+                    effect = flow.send(self._wait_any(effect.tickets, effect.timeout))
+                    continue
                 if isinstance(effect, Sleep):
                     time.sleep(effect.seconds)
                 outcomes = self._perform(calls_of(effect))
@@ -58,79 +69,105 @@ class SyncTransport:
 
     def close(self) -> None:
         for conn in list(self._connections.values()):
-            self._drop(conn, None)
+            self._drop(conn)
         self._selector.close()
 
     # ---- calls ----------------------------------------------------------------------------
 
     def _perform(self, calls: list[Call]) -> list:
+        if not calls:
+            return []
+        tokens = []
+        try:
+            tokens = [self._start(call) for call in calls]
+            self._wait(tokens, None, every=True)
+            return [self._results.pop(t) for t in tokens]
+        except BaseException:  # interrupted: what is in flight can no longer be matched
+            for conn in {self._owners[t] for t in tokens if t in self._owners}:
+                self._drop(conn)
+            raise
+        finally:
+            self._forget(tokens)
+
+    def _wait_any(self, tickets: list[int], timeout: float) -> dict[int, object]:
+        """A Wait: the outcomes of the tickets that finish first (none if ``timeout`` passes)."""
+        self._wait(tickets, time.monotonic() + timeout, every=False)
+        done = {t: self._results.pop(t) for t in tickets if not self._waiting(t)}
+        self._forget(done)
+        return done
+
+    def _forget(self, tokens) -> None:
+        for t in tokens:
+            self._results.pop(t, None)
+            self._deadlines.pop(t, None)
+            self._owners.pop(t, None)
+            self._timeouts.pop(t, None)
+
+    def _start(self, call: Call) -> int:
+        token = self._next_token = self._next_token + 1
+        self._deadlines[token] = time.monotonic() + call.timeout
+        self._timeouts[token] = call.timeout
         if self._sasl is not None and self._sasl.stale:
             try:
-                self._sasl.refresh()  # a token for the authentications these calls may start
+                self._sasl.refresh()  # a token for the authentication this call may start
             except ClientError as exc:
-                return [exc] * len(calls)
-        owners: dict[int, _Connection] = {}
+                self._results[token] = exc
+                return token
         try:
-            return self._exchange(calls, owners)
-        except BaseException:  # interrupted: what is in flight can no longer be matched
-            for conn in set(owners.values()):
-                self._drop(conn, None)
-            raise
+            conn = self._connection(call.node)
+        except ClientError as exc:
+            self._results[token] = exc
+            return token
+        self._owners[token] = conn
+        self._complete(conn.session.send(call.request, token, newest=call.newest))
+        self._want_write(conn)
+        return token
 
-    def _exchange(self, calls: list[Call], owners: dict[int, _Connection]) -> list:
-        start = time.monotonic()
-        results: dict[int, object] = {}
-        deadlines: dict[int, float] = {}
-        tokens = []
-        for call in calls:
-            token = self._next_token = self._next_token + 1
-            tokens.append(token)
-            deadlines[token] = start + call.timeout
-            try:
-                conn = self._connection(call.node)
-            except ClientError as exc:
-                results[token] = exc
-                continue
-            owners[token] = conn
-            self._complete(conn.session.send(call.request, token, newest=call.newest), results)
-            self._want_write(conn)
-        while waiting := [t for t in tokens if self._waiting(t, results, owners)]:
+    def _wait(self, tokens: list[int], until: float | None, *, every: bool) -> None:
+        """Run the sockets until every call of ``tokens`` (``every``) or one of them has
+        finished, or ``until`` passes; each call fails at its own deadline."""
+        while True:
+            waiting = [t for t in tokens if self._waiting(t)]
+            if not waiting or (not every and len(waiting) < len(tokens)):
+                return
             now = time.monotonic()
             for token in waiting:
-                if now >= deadlines[token]:
-                    conn = owners[token]
-                    timeout = deadlines[token] - start
-                    what = "no answer from" if token not in results else "could not send to"
-                    results[token] = RequestTimeoutError(
-                        f"{what} {conn.session.address} in {timeout:g} s"
+                if now >= self._deadlines[token]:
+                    conn = self._owners[token]
+                    what = "no answer from" if token not in self._results else "could not send to"
+                    self._results[token] = RequestTimeoutError(
+                        f"{what} {conn.session.address} in {self._timeouts[token]:g} s"
                     )
                     # the answer may still come: the connection cannot be reused
-                    self._complete(conn.session.close("closed: a call on it timed out"), results)
-                    self._drop(conn, results)
-            waiting = [deadlines[t] for t in tokens if self._waiting(t, results, owners)]
-            if not waiting:
-                break
-            for key, mask in self._selector.select(max(0.0, min(waiting) - now)):
+                    self._complete(conn.session.close("closed: a call on it timed out"))
+                    self._drop(conn)
+            waiting = [self._deadlines[t] for t in tokens if self._waiting(t)]
+            if not waiting or (not every and len(waiting) < len(tokens)):
+                return
+            end = min(waiting) if until is None else min(min(waiting), until)
+            if until is not None and now >= until:
+                return
+            for key, mask in self._selector.select(max(0.0, end - now)):
                 conn = key.data
                 if mask & selectors.EVENT_WRITE:
-                    self._write(conn, results)
+                    self._write(conn)
                 if mask & selectors.EVENT_READ and not conn.session.closed:
-                    self._read(conn, results)
-        return [results[t] for t in tokens]
+                    self._read(conn)
 
-    def _waiting(self, token: int, results: dict, owners: dict[int, _Connection]) -> bool:
+    def _waiting(self, token: int) -> bool:
         """Whether call ``token`` is unfinished: no outcome yet, or (a Produce with acks=0,
         finished when handed over) its bytes are not all sent."""
-        if token not in results:
+        if token not in self._results:
             return True
-        conn = owners.get(token)
+        conn = self._owners.get(token)
         if conn is None or self._connections.get(conn.key) is not conn:
             return False
         return bool(conn.outbox) or conn.session.has_data_to_send
 
-    def _complete(self, done: list[Completion], results: dict) -> None:
+    def _complete(self, done: list[Completion]) -> None:
         for token, response, error in done:  # the first outcome of a call stands
-            results.setdefault(token, error if error is not None else response)
+            if token in self._deadlines:  # not a call the client has given up on
+                self._results.setdefault(token, error if error is not None else response)
 
     # ---- connections ------------------------------------------------------------------------
 
@@ -153,7 +190,7 @@ class SyncTransport:
         address = f"{host}:{port}"
         old = self._connections.pop(key, None)
         if old is not None:
-            self._drop(old, None)
+            self._drop(old)
         try:
             sock = socket.create_connection((host, port), timeout=config.connect_timeout)
         except OSError as exc:
@@ -190,14 +227,14 @@ class SyncTransport:
         conn.writing = True
         self._selector.modify(conn.sock, selectors.EVENT_READ | selectors.EVENT_WRITE, conn)
 
-    def _write(self, conn: _Connection, results: dict) -> None:
+    def _write(self, conn: _Connection) -> None:
         conn.outbox += conn.session.data_to_send()
         try:
             sent = conn.sock.send(conn.outbox) if conn.outbox else 0
         except _WOULD_BLOCK:  # TLS retries with the same bytes, as OpenSSL wants
             sent = 0
         except OSError as exc:
-            self._drop(conn, results, f"failed to take what was sent: {exc}")
+            self._drop(conn, f"failed to take what was sent: {exc}")
             return
         del conn.outbox[:sent]
         if conn.outbox:  # the rest goes out when the socket has room
@@ -205,7 +242,7 @@ class SyncTransport:
         conn.writing = False
         self._selector.modify(conn.sock, selectors.EVENT_READ, conn)
 
-    def _read(self, conn: _Connection, results: dict) -> None:
+    def _read(self, conn: _Connection) -> None:
         session = conn.session
         tls = isinstance(conn.sock, ssl.SSLSocket)
         while True:
@@ -230,28 +267,25 @@ class SyncTransport:
             finally:
                 view.release()
             if filled:
-                self._complete(session.buffer_updated(filled), results)
+                self._complete(session.buffer_updated(filled))
             if lost is not None:
                 if lost:
-                    self._drop(conn, results, lost)
+                    self._drop(conn, lost)
                 else:
-                    self._complete(session.connection_lost(), results)
-                    self._drop(conn, results)
+                    self._complete(session.connection_lost())
+                    self._drop(conn)
                 return
             if session.closed or not tls or filled < room:
                 break
         if session.closed:  # the stream broke (not Kafka, a corrupt frame): so does the socket
-            self._drop(conn, results)
+            self._drop(conn)
         elif session.has_data_to_send:  # the handshake's end releases the waiting requests
             self._want_write(conn)
 
-    def _drop(self, conn: _Connection, results: dict | None, lost: str | None = None) -> None:
+    def _drop(self, conn: _Connection, lost: str | None = None) -> None:
         """Close ``conn``; its pending calls fail (the peer ``lost`` it, or the client closed
         it)."""
-        done = conn.session.connection_lost(lost) if lost else conn.session.close()
-        if results is not None:
-            for token, _, exc in done:
-                results.setdefault(token, exc)
+        self._complete(conn.session.connection_lost(lost) if lost else conn.session.close())
         if self._connections.get(conn.key) is conn:
             del self._connections[conn.key]
         with contextlib.suppress(KeyError, ValueError):
