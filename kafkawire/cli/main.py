@@ -11,6 +11,8 @@ from kafkawire._version import __version__
 from kafkawire.cli.bench import cmd_bench
 from kafkawire.cli.common import PROG, CliError
 from kafkawire.cli.convert import cmd_convert
+from kafkawire.cli.groups import add_arguments as groups_arguments
+from kafkawire.cli.groups import cmd_groups
 from kafkawire.cli.inspect import Kind, cmd_inspect
 from kafkawire.cli.record import cmd_record, host_port
 from kafkawire.cli.topics import cmd_topics
@@ -99,6 +101,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--topic", action="append", metavar="NAME", help="this topic (repeatable)")
     p.add_argument("--json", action="store_true", help="one JSON object a line")
     p.set_defaults(run=cmd_topics)
+
+    p = sub.add_parser(
+        "groups",
+        help="consumer groups: list them, describe members, offsets and lag",
+        description="List a cluster's groups, or describe groups: members and their "
+        "assignments, and per partition the committed offset, end offset and lag. TLS and "
+        "SASL settings come from --command-config, as for `topics`.",
+    )
+    groups_arguments(p)
+    p.set_defaults(run=cmd_groups)
 
     p = sub.add_parser(
         "bench",

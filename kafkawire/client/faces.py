@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import Any
 
-from . import admin, offsets, producer
+from . import admin, group_admin, offsets, producer
 from .aio_transport import AsyncTransport
 from .config import ClientConfig, client_config
 from .core import ClientCore
@@ -122,6 +122,59 @@ class _Methods:
 
     def delete_topics(self, names: Sequence[str], *, timeout_ms: int = 30000):
         return self._run(admin.delete_topics(self._core, names, timeout_ms=timeout_ms))
+
+    def create_partitions(self, counts, *, timeout_ms: int = 30000, validate_only: bool = False):
+        """Raise topics' partition counts (``{"topic": new_total_count}``) and, unless
+        ``validate_only``, wait until the new partitions have leaders (CreatePartitions)."""
+        return self._run(
+            group_admin.create_partitions(
+                self._core, counts, timeout_ms=timeout_ms, validate_only=validate_only
+            )
+        )
+
+    def list_groups(self):
+        """Every group of the cluster (ListGroups to each broker at once, merged) as
+        GroupListings; the state is None when the broker's ListGroups does not give it."""
+        return self._run(group_admin.list_groups(self._core))
+
+    def describe_groups(self, group_ids):
+        """group id -> GroupDescription (state, assignor, members with their assignments,
+        coordinator); a group that does not exist has state "Dead"."""
+        return self._run(group_admin.describe_groups(self._core, group_ids))
+
+    def list_group_offsets(self, group_id: str, partitions=None):
+        """A group's committed offsets, TopicPartition -> OffsetAndMetadata (of
+        ``partitions``, or all when None); partitions with nothing committed are left out."""
+        return self._run(group_admin.list_group_offsets(self._core, group_id, partitions))
+
+    def group_lag(self, group_id: str):
+        """TopicPartition -> PartitionLag(committed, end, lag) for each partition the group
+        has committed an offset for; end is the high watermark, lag end - committed."""
+        return self._run(group_admin.group_lag(self._core, group_id))
+
+    def delete_group_offsets(self, group_id: str, partitions):
+        """Forget a group's committed offsets of ``partitions`` (OffsetDelete); the group
+        must not be subscribed to their topics."""
+        return self._run(group_admin.delete_group_offsets(self._core, group_id, partitions))
+
+    def delete_groups(self, group_ids):
+        """Delete groups that have no members, with their committed offsets (DeleteGroups)."""
+        return self._run(group_admin.delete_groups(self._core, group_ids))
+
+    def describe_configs(self, resources):
+        """ConfigResource -> config name -> ConfigEntry. ``resources``: ``{"topic": ["t1"],
+        "broker": ["1"]}``, or ConfigResources / (type, name) pairs."""
+        return self._run(group_admin.describe_configs(self._core, resources))
+
+    def alter_configs(self, changes, *, incremental: bool = True, validate_only: bool = False):
+        """``{ConfigResource("topic", "t1"): {"retention.ms": "1000", "cleanup.policy":
+        None}}``: with ``incremental`` (IncrementalAlterConfigs) a value sets a config and
+        None deletes it; without, AlterConfigs replaces all the resource's dynamic configs."""
+        return self._run(
+            group_admin.alter_configs(
+                self._core, changes, incremental=incremental, validate_only=validate_only
+            )
+        )
 
 
 class Client(_Methods):

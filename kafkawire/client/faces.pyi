@@ -3,6 +3,14 @@ from types import TracebackType
 from typing import Any
 
 from .config import ClientConfig
+from .group_admin import (
+    ConfigEntry,
+    ConfigResource,
+    GroupDescription,
+    GroupListing,
+    OffsetAndMetadata,
+    PartitionLag,
+)
 from .types import (
     ClusterMetadata,
     FetchedPartition,
@@ -14,6 +22,12 @@ from .types import (
 )
 
 _Batches = bytes | bytearray | memoryview | Sequence[bytes | bytearray | memoryview]
+_Resources = (
+    Mapping[str, Iterable[str | int] | str | int]
+    | Iterable[ConfigResource | tuple[str | int, str | int]]
+    | ConfigResource
+)
+_ConfigChanges = Mapping[ConfigResource | tuple[str | int, str | int], Mapping[str, str | None]]
 
 class Client:
     def __init__(
@@ -115,6 +129,23 @@ class Client:
         exist_ok: bool = True,
     ) -> None: ...
     def delete_topics(self, names: Sequence[str], *, timeout_ms: int = 30000) -> None: ...
+    def create_partitions(
+        self, counts: Mapping[str, int], *, timeout_ms: int = 30000, validate_only: bool = False
+    ) -> None: ...
+    def list_groups(self) -> list[GroupListing]: ...
+    def describe_groups(self, group_ids: Iterable[str] | str) -> dict[str, GroupDescription]: ...
+    def list_group_offsets(
+        self, group_id: str, partitions: Iterable[TopicPartition] | None = None
+    ) -> dict[TopicPartition, OffsetAndMetadata]: ...
+    def group_lag(self, group_id: str) -> dict[TopicPartition, PartitionLag]: ...
+    def delete_group_offsets(self, group_id: str, partitions: Iterable[TopicPartition]) -> None: ...
+    def delete_groups(self, group_ids: Iterable[str] | str) -> None: ...
+    def describe_configs(
+        self, resources: _Resources
+    ) -> dict[ConfigResource, dict[str, ConfigEntry]]: ...
+    def alter_configs(
+        self, changes: _ConfigChanges, *, incremental: bool = True, validate_only: bool = False
+    ) -> None: ...
 
 class AsyncClient:
     def __init__(
@@ -218,3 +249,24 @@ class AsyncClient:
         exist_ok: bool = True,
     ) -> None: ...
     async def delete_topics(self, names: Sequence[str], *, timeout_ms: int = 30000) -> None: ...
+    async def create_partitions(
+        self, counts: Mapping[str, int], *, timeout_ms: int = 30000, validate_only: bool = False
+    ) -> None: ...
+    async def list_groups(self) -> list[GroupListing]: ...
+    async def describe_groups(
+        self, group_ids: Iterable[str] | str
+    ) -> dict[str, GroupDescription]: ...
+    async def list_group_offsets(
+        self, group_id: str, partitions: Iterable[TopicPartition] | None = None
+    ) -> dict[TopicPartition, OffsetAndMetadata]: ...
+    async def group_lag(self, group_id: str) -> dict[TopicPartition, PartitionLag]: ...
+    async def delete_group_offsets(
+        self, group_id: str, partitions: Iterable[TopicPartition]
+    ) -> None: ...
+    async def delete_groups(self, group_ids: Iterable[str] | str) -> None: ...
+    async def describe_configs(
+        self, resources: _Resources
+    ) -> dict[ConfigResource, dict[str, ConfigEntry]]: ...
+    async def alter_configs(
+        self, changes: _ConfigChanges, *, incremental: bool = True, validate_only: bool = False
+    ) -> None: ...
