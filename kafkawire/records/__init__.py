@@ -9,6 +9,7 @@ from kafkawire.records._build import BatchBuilder, build_batches, build_control_
 from kafkawire.records._decode import (
     BatchReader,
     BinaryColumn,
+    ConsumerRecord,
     ControlRecord,
     Record,
     RecordBatch,
@@ -24,6 +25,7 @@ __all__ = [
     "BatchBuilder",
     "BatchReader",
     "BinaryColumn",
+    "ConsumerRecord",
     "ControlRecord",
     "Record",
     "RecordBatch",

@@ -166,6 +166,52 @@ cdef class RecordView:
         for i in range(self.n):
             yield self.record(i)
 
+    def consumer_records(self, str topic, int32_t partition):
+        """One ConsumerRecord per row (bytes copies of keys and values), made in
+        one pass over the batches: the per-record poll of kafkawire.Consumer."""
+        cdef list out = []
+        if self.n == 0:
+            return out
+        cdef int64_t[::1] offs = self.offsets
+        cdef int64_t[::1] ts = self.timestamps
+        cdef uint32_t[::1] kp = self.key_pos
+        cdef int32_t[::1] kl = self.key_len
+        cdef uint32_t[::1] vp = self.value_pos
+        cdef int32_t[::1] vl = self.value_len
+        cdef uint32_t[::1] hp
+        cdef bint headers = self.header_pos is not None
+        if headers:
+            hp = self.header_pos
+        cdef Py_ssize_t k, i, end
+        cdef const uint8_t *base
+        cdef BatchInfo *b
+        cdef ConsumerRecord r
+        cdef int8_t timestamp_type
+        for k in range(self.n_batches):
+            b = &self.binfo[k]
+            base = self.walker.segment_ptr(b.segment) + b.data_start
+            if b.magic == 0:
+                timestamp_type = NO_TIMESTAMP
+            else:
+                timestamp_type = LOG_APPEND_TIME if b.attributes & ATTR_TIMESTAMP_TYPE else CREATE_TIME
+            end = self.binfo[k + 1].first_record if k + 1 < self.n_batches else self.n
+            for i in range(b.first_record, end):
+                r = ConsumerRecord.__new__(ConsumerRecord)
+                r.topic = topic
+                r.partition = partition
+                r.offset = offs[i]
+                r.timestamp = ts[i]
+                r.timestamp_type = timestamp_type
+                r.leader_epoch = b.partition_leader_epoch
+                r.key = (None if kl[i] < 0 else
+                         PyBytes_FromStringAndSize(<const char *>base + kp[i], kl[i]))
+                r.value = (None if vl[i] < 0 else
+                           PyBytes_FromStringAndSize(<const char *>base + vp[i], vl[i]))
+                if headers and hp[i] != 0:
+                    r._headers = headers_at(base, b, hp[i])
+                out.append(r)
+        return out
+
     def control_record(self, Py_ssize_t i):
         """The ControlRecord if record i belongs to a control batch, else None."""
         i = self.check_index(i)
@@ -331,6 +377,60 @@ cdef class RecordView:
             starts[k] = self.binfo[k].first_record
         starts[self.n_batches] = self.n
         return starts
+
+
+# Not tracked by the garbage collector: a poll makes hundreds of thousands of them and
+# their fields (str, int, bytes, the headers' list of (str, bytes) pairs) hold no cycles,
+# so tracking them would only make every collection walk them.
+@cython.no_gc
+cdef class ConsumerRecord:
+    """A record as a consumer's poll gives it: where it is (topic, partition,
+    offset, leader_epoch), when (timestamp in ms, -1 when absent; timestamp_type
+    0 CreateTime, 1 LogAppendTime, -1 none) and what (key, value, headers)."""
+    cdef readonly str topic
+    cdef readonly int32_t partition
+    cdef readonly int64_t offset
+    cdef readonly int64_t timestamp
+    cdef readonly int8_t timestamp_type
+    cdef readonly int32_t leader_epoch
+    cdef readonly object key
+    cdef readonly object value
+    cdef list _headers     # None for a record without headers: made on access
+
+    @property
+    def headers(self):
+        if self._headers is None:
+            self._headers = []
+        return self._headers
+
+    def __repr__(self):
+        return (f"ConsumerRecord(topic={self.topic!r}, partition={self.partition}, "
+                f"offset={self.offset}, timestamp={self.timestamp}, key={self.key!r}, "
+                f"value={self.value!r}, headers={self.headers!r})")
+
+    def _fields(self):
+        return (self.topic, self.partition, self.offset, self.timestamp, self.timestamp_type,
+                self.key, self.value, self.headers, self.leader_epoch)
+
+    def __eq__(self, other):
+        if not isinstance(other, ConsumerRecord):
+            return NotImplemented
+        return self._fields() == (<ConsumerRecord>other)._fields()
+
+    __hash__ = None
+
+    def __reduce__(self):
+        return (_consumer_record, self._fields())
+
+
+def _consumer_record(topic, partition, offset, timestamp, timestamp_type, key, value, headers,
+                     leader_epoch):
+    """Unpickles a ConsumerRecord."""
+    cdef ConsumerRecord r = ConsumerRecord.__new__(ConsumerRecord)
+    r.topic, r.partition, r.offset, r.timestamp = topic, partition, offset, timestamp
+    r.timestamp_type, r.leader_epoch, r.key, r.value = timestamp_type, leader_epoch, key, value
+    r._headers = list(headers) if headers else None
+    return r
 
 
 cdef class BinaryColumn:

@@ -1,5 +1,7 @@
 """RecordView slices: rows a:b as a view of their own, equal to the whole view's rows."""
 
+import pickle
+
 import pyarrow as pa
 import pytest
 
@@ -62,3 +64,17 @@ def test_slice_outlives_the_view():
     part = decode_records(_buffer())[6:9]
     assert part.values.to_pylist() == [b"v1-1", None, b"v1-3"]
     assert isinstance(part.to_arrow(), pa.Table)
+
+
+def test_consumer_records_carry_every_field():
+    view = decode_records(_buffer())
+    records = view[3:12].consumer_records("t", 4)
+    assert len(records) == 9
+    for r, i in zip(records, range(3, 12), strict=True):
+        assert (r.topic, r.partition) == ("t", 4)
+        assert (r.offset, r.timestamp) == (int(view.offsets[i]), int(view.timestamps[i]))
+        assert r.key == view.keys.to_pylist()[i] and r.value == view.values.to_pylist()[i]
+        assert r.headers == view.headers(i) and r.timestamp_type == 0 and r.leader_epoch == -1
+    assert records[0] == pickle.loads(pickle.dumps(records[0]))
+    assert records[0] != records[1]
+    assert "ConsumerRecord(topic='t', partition=4, offset=3" in repr(records[0])
