@@ -40,11 +40,11 @@ def __getattr__(name: str):
         from kafkawire import protocol
 
         return getattr(protocol, name)
-    if name in ("Client", "aio"):  # the client is imported on first use too
+    if name in ("Client", "Consumer", "aio"):  # the client is imported on first use too
         import kafkawire.aio
         import kafkawire.client
 
-        return kafkawire.client.Client if name == "Client" else kafkawire.aio
+        return kafkawire.aio if name == "aio" else getattr(kafkawire.client, name)
     if name == "messages":
         import kafkawire.messages as messages
 
@@ -56,6 +56,7 @@ __all__ = [
     "BatchBuilder",
     "Client",
     "Codec",
+    "Consumer",
     "ControlRecord",
     "CorruptError",
     "CrcError",

@@ -19,8 +19,14 @@ class ProgressBar:
     terminal (or when forced); at most ten times a second."""
 
     def __init__(
-        self, total: int, *, stream: IO[str] | None = None, enabled: bool | None = None
+        self,
+        total: int,
+        *,
+        stream: IO[str] | None = None,
+        enabled: bool | None = None,
+        unit: str = "bytes",
     ) -> None:
+        self.unit = unit  # what total counts: "bytes" (drawn in MiB) or "records"
         self.total = max(total, 0)
         self.stream = sys.stderr if stream is None else stream
         self.enabled = self.stream.isatty() if enabled is None else enabled
@@ -46,6 +52,9 @@ class ProgressBar:
         filled = int(fraction * 30)
         bar = "#" * filled + "-" * (30 - filled)
         elapsed = max(now - self.started, 1e-9)
+        if self.unit == "records":
+            rate = self.done / elapsed
+            return f"[{bar}] {fraction:4.0%} {self.done:,}/{self.total:,} records {rate:,.0f}/s"
         rate = self.done / elapsed / 2**20
         return (
             f"[{bar}] {fraction:4.0%} {self.done / 2**20:.1f}/{self.total / 2**20:.1f} MiB "

@@ -10,6 +10,8 @@ import sys
 from kafkawire._version import __version__
 from kafkawire.cli.bench import cmd_bench
 from kafkawire.cli.common import PROG, CliError
+from kafkawire.cli.consume import add_arguments as consume_arguments
+from kafkawire.cli.consume import cmd_consume
 from kafkawire.cli.convert import cmd_convert
 from kafkawire.cli.groups import add_arguments as groups_arguments
 from kafkawire.cli.groups import cmd_groups
@@ -111,6 +113,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     groups_arguments(p)
     p.set_defaults(run=cmd_groups)
+
+    p = sub.add_parser(
+        "consume",
+        help="read a topic: print its records or write them to Parquet",
+        description="Read a topic through kafkawire.Consumer: print each record (partition, "
+        "offset, value; --json for every field) or write Spark's Kafka columns to Parquet "
+        "with a progress bar, up to the end offsets of when it started. --group joins a "
+        "consumer group and commits; TLS and SASL settings come from --command-config.",
+    )
+    consume_arguments(p)
+    p.set_defaults(run=cmd_consume)
 
     p = sub.add_parser(
         "bench",

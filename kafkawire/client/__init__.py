@@ -1,13 +1,17 @@
-"""kafkawire's request-level client: a sans-IO core with a blocking and an asyncio face.
+"""kafkawire's client: a sans-IO core with a blocking and an asyncio face.
 
 The layers (``docs/architecture.md``): ``session`` is one broker connection as a state machine
 (handshake, versions, correlation); ``core`` holds the settings and the cluster metadata;
-``offsets``, ``fetcher``, ``producer`` and ``admin`` are flows, generators of the calls they
-need (``flow``); ``sync_transport`` and ``aio_transport``, the only modules that touch sockets,
-drive them; ``faces`` puts the public methods on top, once for both. ``tls`` makes the
-SSLContext, ``sasl`` the SASL mechanisms the session carries (``docs/security.md``).
+``offsets``, ``fetcher``, ``producer``, ``admin``, ``coordinator`` and ``group`` are flows,
+generators of the calls they need (``flow``); ``sync_transport`` and ``aio_transport``, the
+only modules that touch sockets, drive them; ``faces`` puts the public methods on top, once
+for both. ``consumer`` is the consumer's state machine (positions, pipelined fetches, the
+group) and ``consumer_faces`` its two faces. ``tls`` makes the SSLContext, ``sasl`` the SASL
+mechanisms the session carries (``docs/security.md``).
 """
 
+from .consumer import ConsumerBatch, ConsumerRecord, NoOffsetError, PartitionRecords
+from .consumer_faces import AsyncConsumer, Consumer
 from .errors import (
     AuthenticationError,
     BrokerConnectionError,
@@ -18,6 +22,15 @@ from .errors import (
     TlsError,
 )
 from .faces import AsyncClient, Client
+from .group import CommitFailedError
+from .group_admin import (
+    ConfigEntry,
+    ConfigResource,
+    GroupDescription,
+    GroupListing,
+    MemberDescription,
+    PartitionLag,
+)
 from .partitioner import default_partition, key_partitions, murmur2
 from .types import (
     EARLIEST,
@@ -27,6 +40,7 @@ from .types import (
     ClusterMetadata,
     FetchedPartition,
     IdempotentProducer,
+    OffsetAndMetadata,
     OffsetAndTimestamp,
     PartitionInfo,
     ProduceResult,
@@ -41,17 +55,31 @@ __all__ = [
     "READ_COMMITTED",
     "READ_UNCOMMITTED",
     "AsyncClient",
+    "AsyncConsumer",
     "AuthenticationError",
     "BrokerConnectionError",
     "Client",
     "ClientError",
     "ClusterMetadata",
+    "CommitFailedError",
+    "ConfigEntry",
     "ConfigError",
+    "ConfigResource",
+    "Consumer",
+    "ConsumerBatch",
+    "ConsumerRecord",
     "FetchedPartition",
+    "GroupDescription",
+    "GroupListing",
     "IdempotentProducer",
+    "MemberDescription",
+    "NoOffsetError",
     "NotKafkaError",
+    "OffsetAndMetadata",
     "OffsetAndTimestamp",
     "PartitionInfo",
+    "PartitionLag",
+    "PartitionRecords",
     "ProduceResult",
     "RecordChunk",
     "RequestTimeoutError",

@@ -379,6 +379,16 @@ def parse_servers(servers: str | Sequence[str]) -> tuple[tuple[str, int], ...]:
     return tuple(parsed)
 
 
+def is_client_property(name: str) -> bool:
+    """Whether ``name`` is a property ``client_config`` takes (for the consumer's split)."""
+    return name in _PROPERTIES or name == "sasl.jaas.config"
+
+
+def suggest(name: str, known) -> str:
+    """`` (did you mean 'x'?)`` for the known name closest to ``name``, or ""."""
+    return _suggest(name, [*known, *_PROPERTIES])
+
+
 def client_config(
     bootstrap_servers: str | Sequence[str] | None,
     config: Mapping[str, Any] | None = None,

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import struct
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 
@@ -15,7 +16,7 @@ from kafkawire.protocol.error_codes import (
     OffsetOutOfRangeError,
     raise_for_code,
 )
-from kafkawire.records import decode_records
+from kafkawire.records import decode_records, read_batches
 
 from .core import ClientCore
 from .errors import ClientError
@@ -36,6 +37,14 @@ FETCH_DEFAULTS = {
     "partition_max_bytes": 10485760,
     "isolation_level": READ_UNCOMMITTED,
 }
+
+
+_BATCH_HEAD = struct.Struct(">qi")  # base offset, length
+_LAST_OFFSET_DELTA = struct.Struct(">i")  # at byte 23 of a v2 batch
+_LENGTH = struct.Struct(">i")  # at byte 8
+_ATTRIBUTES = struct.Struct(">h")  # at byte 21
+_PRODUCER_ID = struct.Struct(">q")  # at byte 43
+_TRANSACTIONAL, _CONTROL = 0x10, 0x20
 
 
 class _MissingPartitions(BrokerError):
@@ -60,7 +69,7 @@ def fetch(
         calls = []
         names_of = []
         for leader, tps in groups.items():
-            call, names = yield from _fetch_call(core, leader, {tp: positions[tp] for tp in tps})
+            call, names = yield from fetch_call(core, leader, {tp: positions[tp] for tp in tps})
             calls.append(call)
             names_of.append(names)
         answers = yield Gather([c(options) for c in calls])
@@ -69,7 +78,7 @@ def fetch(
             if isinstance(answer, BaseException):
                 failure = failure or answer
                 continue
-            for tp, part in _partitions(answer, names).items():
+            for tp, part in fetched_partitions(answer, names).items():
                 info = ERRORS.get(part.error_code)
                 if part.error_code and info is not None and info.retriable:
                     stale = part
@@ -87,8 +96,15 @@ def fetch(
     return (yield from core.retrying(attempt, "Fetch"))
 
 
-def _fetch_call(core: ClientCore, leader: int, positions: Mapping[TopicPartition, int]):
-    """(a function of the fetch options that makes the Call, {topic id: name})."""
+def fetch_call(
+    core: ClientCore,
+    leader: int,
+    positions: Mapping[TopicPartition, int],
+    limits: Mapping[TopicPartition, int] | None = None,
+):
+    """(a function of the fetch options that makes the Call, {topic id: name}); ``limits``
+    overrides partition_max_bytes for some partitions."""
+    limits = limits or {}
     by_topic: dict[str, dict[int, int]] = {}
     for tp, offset in positions.items():
         by_topic.setdefault(tp.topic, {})[tp.partition] = offset
@@ -115,7 +131,9 @@ def _fetch_call(core: ClientCore, leader: int, positions: Mapping[TopicPartition
                         m.FetchRequest.FetchPartition(
                             partition=partition,
                             fetch_offset=offset,
-                            partition_max_bytes=options["partition_max_bytes"],
+                            partition_max_bytes=limits.get(
+                                (name, partition), options["partition_max_bytes"]
+                            ),
                         )
                         for partition, offset in parts.items()
                     ],
@@ -132,7 +150,7 @@ def _fetch_call(core: ClientCore, leader: int, positions: Mapping[TopicPartition
     return make, names
 
 
-def _partitions(response, names) -> dict[TopicPartition, FetchedPartition]:
+def fetched_partitions(response, names) -> dict[TopicPartition, FetchedPartition]:
     raise_for_code(response.error_code, "Fetch")
     out = {}
     for t in response.responses:
@@ -219,9 +237,11 @@ class RangeReader:
                     return None  # the partition ends before `end`: nothing more to read
                 continue
             # an empty list still drops control batches; aborted ones only with READ_COMMITTED
-            aborted = part.aborted_transactions if self.isolation_level == READ_COMMITTED else None
+            aborted = []
+            if self.isolation_level == READ_COMMITTED:
+                aborted = [*(part.aborted_transactions or []), *aborts_from_markers(part.records)]
             view = decode_records(
-                part.records, verify_crc=self.verify_crc, aborted_transactions=aborted or []
+                part.records, verify_crc=self.verify_crc, aborted_transactions=aborted
             )
             if view.num_batches == 0 and view.next_offset <= position:
                 # one batch larger than the partition limit: ask again with room for it
@@ -245,3 +265,54 @@ class RangeReader:
             if hi > lo:
                 return RecordChunk(tp, view, lo, hi, self.position)
         return None
+
+
+def batches_end(records: memoryview, start: int) -> int:
+    """The offset after the last complete batch in ``records`` (``start`` when none is
+    complete), read from the batch headers alone."""
+    end = start
+    for _, last, _ in _batch_heads(records):
+        end = max(end, last + 1)
+    return end
+
+
+def _batch_heads(records: memoryview) -> Iterator[tuple[int, int, int]]:
+    """(base offset, last offset, byte position) of each complete batch, from its header."""
+    pos = 0
+    size = len(records)
+    while pos + 17 <= size:  # base offset, length, leader epoch / crc, magic
+        base, length = _BATCH_HEAD.unpack_from(records, pos)
+        if length < 14 or pos + 12 + length > size:
+            return  # partial (or corrupt: decoding says so)
+        if records[pos + 16] >= 2:
+            (delta,) = _LAST_OFFSET_DELTA.unpack_from(records, pos + 23)
+            yield base, base + delta, pos
+        else:
+            yield base, base, pos  # a legacy message (a compressed wrapper: its last offset)
+        pos += 12 + length
+
+
+def aborts_from_markers(records: memoryview) -> list[tuple[int, int]]:
+    """(producer id, first offset) of the transactions that an ABORT marker in ``records``
+    ends. Kafka's Fetch answer lists them (aborted_transactions); brokers that send an empty
+    list (Tansu 0.6) still write the markers, so records before a marker in the same answer
+    are dropped all the same. Only headers are read, and control batches decoded."""
+    first: dict[int, int] = {}  # producer id -> first offset of its open transaction
+    aborted = []
+    for base, _, pos in _batch_heads(records):
+        if records[pos + 16] < 2:
+            continue
+        (attributes,) = _ATTRIBUTES.unpack_from(records, pos + 21)
+        if not attributes & _TRANSACTIONAL:
+            continue
+        (producer,) = _PRODUCER_ID.unpack_from(records, pos + 43)
+        if not attributes & _CONTROL:
+            first.setdefault(producer, base)
+            continue
+        (length,) = _LENGTH.unpack_from(records, pos + 8)
+        batch = next(read_batches(records[pos : pos + 12 + length], verify_crc=False))
+        marker = batch.control_record
+        opened = first.pop(producer, None)
+        if marker is not None and marker.is_abort and opened is not None:
+            aborted.append((producer, opened))
+    return aborted

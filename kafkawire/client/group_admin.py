@@ -21,7 +21,7 @@ from .core import ClientCore
 from .errors import BrokerConnectionError, RequestTimeoutError
 from .flow import ANY_BROKER, Call, Deadline, Flow, Gather, Sleep
 from .offsets import latest_offsets
-from .types import TopicPartition
+from .types import OffsetAndMetadata, TopicPartition
 
 # ---- value types ------------------------------------------------------------------------------
 
@@ -47,12 +47,6 @@ class GroupDescription(NamedTuple):
     protocol: str  # the assignor ("range", "cooperative-sticky", ...) of a consumer group
     members: list[MemberDescription]
     coordinator: int  # node id
-
-
-class OffsetAndMetadata(NamedTuple):
-    offset: int
-    metadata: str
-    leader_epoch: int | None  # None when the commit carried none
 
 
 class PartitionLag(NamedTuple):

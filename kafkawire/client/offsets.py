@@ -9,6 +9,7 @@ import numpy as np
 from kafkawire.errors import CorruptError
 from kafkawire.protocol import messages as m
 from kafkawire.protocol.error_codes import raise_for_code
+from kafkawire.records import decode_records
 
 from .core import ClientCore
 from .fetcher import RangeReader, fetch
@@ -56,11 +57,10 @@ def list_offsets(
         latest = [tp for tp, spec in specs.items() if spec == LATEST]
         if latest:
             yield from _confirm_latest(core, found, latest, isolation_level)
-        untimed = [
-            tp
-            for tp, spec in specs.items()
-            if spec >= 0 and found[tp].offset >= 0 and found[tp].timestamp < 0
-        ]
+        timed = [tp for tp, spec in specs.items() if spec >= 0 and found[tp].offset >= 0]
+        untimed = [tp for tp in timed if found[tp].timestamp < 0]
+        if len(untimed) < len(timed):
+            untimed += yield from _wrong_answers(core, found, specs, set(timed) - set(untimed))
         if untimed:
             yield from _find_by_timestamp(core, found, specs, untimed)
         return found
@@ -104,6 +104,24 @@ def _confirm_latest(core, found, tps, isolation_level) -> Flow[None]:
         if isolation_level == READ_COMMITTED and part.last_stable_offset >= 0:
             end = part.last_stable_offset
         found[tp] = OffsetAndTimestamp(end, found[tp].timestamp)
+
+
+def _wrong_answers(core, found, specs, tps) -> Flow[list[TopicPartition]]:
+    """The timestamp answers that the records contradict: the record at the offset given is
+    older than the time asked (Tansu 0.6 answers the first offset with its append time)."""
+    answers = yield from fetch(
+        core, {tp: found[tp].offset for tp in tps}, max_wait_ms=1, partition_max_bytes=1
+    )
+    wrong = []
+    for tp in tps:
+        part = answers[tp]
+        if part.error_code or not len(part.records):
+            continue
+        view = decode_records(part.records)
+        row = int(np.searchsorted(view.offsets, found[tp].offset, "left"))
+        if row < len(view) and view.timestamps[row] < specs[tp]:
+            wrong.append(tp)
+    return wrong
 
 
 def _find_by_timestamp(core, found, specs, tps) -> Flow[None]:

@@ -57,6 +57,14 @@ class OffsetAndTimestamp(NamedTuple):
     timestamp: int
 
 
+class OffsetAndMetadata(NamedTuple):
+    """A group's committed offset of a partition: the next offset to read."""
+
+    offset: int
+    metadata: str = ""
+    leader_epoch: int | None = None  # of the last record read; None when unknown
+
+
 class ProduceResult(NamedTuple):
     base_offset: int  # of the first batch sent (-1 with acks=0)
     log_append_time: int  # -1 unless the topic uses LogAppendTime

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -14,6 +15,7 @@ from kafkawire.client import (
     READ_COMMITTED,
     READ_UNCOMMITTED,
     Client,
+    Consumer,
     TopicPartition,
 )
 from kafkawire.client.config import client_config
@@ -132,15 +134,22 @@ class ClientConfig:
             retry_backoff=opts.integer("fetchOffset.retryIntervalMs", 100, minimum=0) / 1000,
         )
 
+    def _settings(self) -> dict:
+        return {
+            "client_id": self.client_id,
+            "request_timeout": self.request_timeout,
+            "connect_timeout": min(self.request_timeout, 10.0),
+            "retries": self.retries,
+            "retry_backoff": self.retry_backoff,
+        }
+
     def client(self) -> Client:
-        return Client(
-            self.bootstrap_servers,
-            client_id=self.client_id,
-            request_timeout=self.request_timeout,
-            connect_timeout=min(self.request_timeout, 10.0),
-            retries=self.retries,
-            retry_backoff=self.retry_backoff,
-            config=dict(self.security),
+        return Client(self.bootstrap_servers, config=dict(self.security), **self._settings())
+
+    def consumer(self, **settings) -> Consumer:
+        """A Consumer with these connection settings and the consumer ``settings`` given."""
+        return Consumer(
+            self.bootstrap_servers, config=dict(self.security), **self._settings(), **settings
         )
 
 
@@ -184,6 +193,7 @@ class ReadOptions:
     partition_max_bytes: int = 10 * 1024 * 1024
     max_wait_ms: int = 500
     verify_crc: bool = True
+    group_id: str = "spark-kafka-source"  # the executors' consumers' group.id (no commits)
 
 
 @dataclass(frozen=True)
@@ -321,7 +331,22 @@ def read_options(options: Mapping[str, str], *, streaming: bool) -> ReadOptions:
         ),
         max_wait_ms=opts.integer("kafka.fetch.max.wait.ms", 500, minimum=1),
         verify_crc=opts.flag("kafka.check.crcs", True),
+        group_id=_group_id(opts),
     )
+
+
+def _group_id(opts: Options) -> str:
+    """kafka.group.id, or groupIdPrefix (Spark's default prefix) and a unique suffix, as
+    Spark's source names its consumers' group; kafkawire's readers commit nothing to it."""
+    group = opts.get("kafka.group.id")
+    if group is not None:
+        if not group.strip():
+            raise OptionError("option kafka.group.id is empty")
+        return group
+    prefix = opts.get("groupIdPrefix", "spark-kafka-source")
+    if not prefix.strip():
+        raise OptionError("option groupIdPrefix is empty")
+    return f"{prefix}-{uuid.uuid4()}"
 
 
 _ACKS = {"all": -1, "-1": -1, "0": 0, "1": 1}

@@ -5,9 +5,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 
+import numpy as np
 import pyarrow as pa
 
-from kafkawire.protocol.error_codes import OffsetOutOfRangeError
+from kafkawire.client import NoOffsetError
 from kafkawire.records.arrow import kafka_batches
 from kafkawire.spark._options import DataLossError, ReadOptions
 from kafkawire.spark._planning import OffsetRange
@@ -16,53 +17,77 @@ log = logging.getLogger("kafkawire.spark")
 
 
 def read_offset_range(opts: ReadOptions, r: OffsetRange) -> Iterator[pa.RecordBatch]:
-    """The records of ``r`` as Arrow batches with Spark's Kafka columns, in offset order.
+    """The records of ``r`` as Arrow batches with Spark's Kafka columns, in offset order,
+    through the consumer's fetch path (the next fetch goes out while one is decoded).
 
     Records that vanished since planning (retention, truncation) raise DataLossError, or
     with failOnDataLoss=false are skipped.
     """
     tp = r.tp
-    name = f"{tp.topic}-{tp.partition}"
-    position = r.start
-    if position >= r.end:
+    if r.start >= r.end:
         return
-    with opts.client.client() as client:
+    consumer = opts.client.consumer(
+        auto_offset_reset="none",  # out of range is data loss here, not a reason to move
+        enable_auto_commit=False,
+        group_id=opts.group_id,
+        isolation_level=opts.isolation_level,
+        check_crcs=opts.verify_crc,
+        max_partition_fetch_bytes=opts.partition_max_bytes,
+        fetch_max_wait_ms=opts.max_wait_ms,
+    )
+    with consumer:
+        consumer.assign([tp])
+        consumer.seek(tp, r.start)
+        position = r.start
         while position < r.end:
             try:
-                for chunk in client.read_range(
-                    tp,
-                    position,
-                    r.end,
-                    isolation_level=opts.isolation_level,
-                    verify_crc=opts.verify_crc,
-                    partition_max_bytes=opts.partition_max_bytes,
-                    max_wait_ms=opts.max_wait_ms,
-                ):
-                    yield from kafka_batches(
-                        chunk.view,
-                        tp.topic,
-                        tp.partition,
-                        include_headers=opts.include_headers,
-                        start=chunk.start,
-                        stop=chunk.stop,
-                    )
-                    position = chunk.next_offset
-                break
-            except OffsetOutOfRangeError as exc:
-                earliest = client.earliest_offsets([tp])[tp]
-                message = f"{name}: offset {position} is out of range ({exc})"
-                if opts.fail_on_data_loss:
-                    raise DataLossError(message) from None
-                if earliest <= position:
-                    log.warning("%s; failOnDataLoss=false: the rest of %s is skipped", message, r)
+                batch = consumer.poll_batch(opts.max_wait_ms / 1000 + 1.0, max_records=1 << 30)
+            except NoOffsetError:
+                position = _out_of_range(opts, consumer, r, position)
+                if position is None:
                     return
-                log.warning("%s; failOnDataLoss=false: going on from %d", message, earliest)
-                position = earliest
-        if position < r.end:
-            # the partition ended early: fine if what is left are control records
-            end = client.latest_offsets([tp], isolation_level=opts.isolation_level)[tp]
-            if end < r.end:
-                message = f"{name}: the partition ends at {end}, before {r.end}"
-                if opts.fail_on_data_loss:
-                    raise DataLossError(message)
-                log.warning("%s; failOnDataLoss=false: going on without it", message)
+                continue
+            for part in batch.partitions:
+                stop = int(np.searchsorted(part.offsets, r.end, "left"))
+                yield from kafka_batches(
+                    part.view,
+                    tp.topic,
+                    tp.partition,
+                    include_headers=opts.include_headers,
+                    stop=stop,
+                )
+            position = consumer.position(tp)
+            if len(batch) == 0 and _ended(opts, r, position):
+                return
+
+
+def _out_of_range(opts: ReadOptions, consumer, r: OffsetRange, position: int) -> int | None:
+    """Where to go on after ``position`` fell out of the log (None: skip the rest)."""
+    tp = r.tp
+    with opts.client.client() as client:
+        earliest = client.earliest_offsets([tp])[tp]
+    message = f"{tp.topic}-{tp.partition}: offset {position} is out of range"
+    if opts.fail_on_data_loss:
+        raise DataLossError(message)
+    if earliest <= position:
+        log.warning("%s; failOnDataLoss=false: the rest of %s is skipped", message, r)
+        return None
+    log.warning("%s; failOnDataLoss=false: going on from %d", message, earliest)
+    consumer.seek(tp, earliest)
+    return earliest
+
+
+def _ended(opts: ReadOptions, r: OffsetRange, position: int) -> bool:
+    """Whether the partition ends before ``r.end`` (an empty poll): fine if what is left are
+    control records, data loss otherwise."""
+    tp = r.tp
+    with opts.client.client() as client:
+        end = client.latest_offsets([tp], isolation_level=opts.isolation_level)[tp]
+    if end > position:
+        return False  # more is coming: poll again
+    if end < r.end:
+        message = f"{tp.topic}-{tp.partition}: the partition ends at {end}, before {r.end}"
+        if opts.fail_on_data_loss:
+            raise DataLossError(message)
+        log.warning("%s; failOnDataLoss=false: going on without it", message)
+    return True

@@ -10,13 +10,16 @@ import inspect
 import threading
 
 from kafkawire.aio import Client as AsyncClient
-from kafkawire.client import Client
+from kafkawire.aio import Consumer as AsyncConsumer
+from kafkawire.client import Client, Consumer
 
 FACES = ["sync", "asyncio"]
 
 
 class BlockingAsyncClient:
     """An ``AsyncClient`` whose methods block until their coroutine ends on the loop thread."""
+
+    made = AsyncClient
 
     def __init__(self, *args, **kwargs) -> None:
         self._loop = asyncio.new_event_loop()
@@ -25,8 +28,8 @@ class BlockingAsyncClient:
         # built on the loop: the client belongs to its loop
         self._client = self._wait(self._make(args, kwargs))
 
-    async def _make(self, args, kwargs) -> AsyncClient:
-        return AsyncClient(*args, **kwargs)
+    async def _make(self, args, kwargs):
+        return self.made(*args, **kwargs)
 
     def _wait(self, coroutine):
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
@@ -71,3 +74,22 @@ def make_client(face: str, *args, **kwargs):
     if face == "sync":
         return Client(*args, **kwargs)
     return BlockingAsyncClient(*args, **kwargs)
+
+
+class BlockingAsyncConsumer(BlockingAsyncClient):
+    """An ``AsyncConsumer`` behind the same blocking adapter (its heartbeats run as a task on
+    the loop thread)."""
+
+    made = AsyncConsumer
+
+    def __iter__(self):
+        records = self._client.__aiter__()
+        while True:
+            yield self._wait(records.__anext__())
+
+
+def make_consumer(face: str, *args, **kwargs):
+    """A consumer of ``face`` ("sync" or "asyncio") with a blocking interface."""
+    if face == "sync":
+        return Consumer(*args, **kwargs)
+    return BlockingAsyncConsumer(*args, **kwargs)

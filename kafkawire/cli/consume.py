@@ -1,0 +1,171 @@
+"""``kafkawire consume``: a topic's records printed (text or JSON lines) or written to Parquet
+with a progress bar, through ``kafkawire.Consumer``."""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import contextlib
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from kafkawire.cli.common import PROG, CliError
+from kafkawire.cli.convert import ProgressBar
+from kafkawire.client import Client, Consumer, TopicPartition
+from kafkawire.client.config import is_client_property, read_properties
+from kafkawire.client.errors import ConfigError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--bootstrap-server", required=True, metavar="HOST:PORT[,...]")
+    p.add_argument("--command-config", metavar="FILE", help="client properties (TLS, SASL)")
+    p.add_argument("--topic", required=True, metavar="NAME")
+    p.add_argument(
+        "--partition", type=int, action="append", metavar="N", help="only this one (repeatable)"
+    )
+    p.add_argument("--group", metavar="ID", help="join this group (commits as it goes)")
+    p.add_argument("--from-beginning", action="store_true", help="start at the earliest offset")
+    p.add_argument("--max-messages", type=int, metavar="N", help="stop after N records")
+    p.add_argument(
+        "--until-end",
+        action="store_true",
+        help="stop at the end offsets of when it started (always with --parquet)",
+    )
+    p.add_argument(
+        "--timeout", type=float, metavar="S", help="stop after S seconds without a record"
+    )
+    p.add_argument("--parquet", metavar="FILE", help="write Parquet (Spark's Kafka columns)")
+    p.add_argument("--json", action="store_true", help="one JSON object a record")
+    p.add_argument("--progress", action="store_true", help="draw the progress bar off a tty")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
+
+
+def cmd_consume(args: argparse.Namespace) -> int:
+    try:
+        config = read_properties(args.command_config) if args.command_config else {}
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
+    client_config = {k: v for k, v in config.items() if is_client_property(k)}
+    config = {
+        **config,
+        "auto.offset.reset": "earliest" if args.from_beginning else "latest",
+        "enable.auto.commit": args.group is not None,
+    }
+    if args.group is not None:
+        config["group.id"] = args.group
+    until_end = args.until_end or args.parquet is not None
+    try:
+        consumer = Consumer(args.bootstrap_server, config=config)
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
+    with Client(args.bootstrap_server, config=client_config) as client:
+        partitions = args.partition or client.partitions_for(args.topic)
+        tps = [TopicPartition(args.topic, p) for p in partitions]
+        ends = client.latest_offsets(tps) if until_end else {}
+    with consumer:
+        if args.group is not None and args.partition is None:
+            consumer.subscribe([args.topic])
+        else:
+            consumer.assign(tps)
+        if args.parquet is not None:
+            return _to_parquet(args, consumer, tps, ends)
+        return _print(args, consumer, tps, ends)
+
+
+def _finished(consumer, tps, ends) -> bool:
+    """Whether every partition's position reached the end offset taken at the start."""
+    if not ends:
+        return False
+    owned = [tp for tp in tps if tp in consumer.assignment()]
+    return bool(owned) and all(consumer.position(tp) >= ends[tp] for tp in owned)
+
+
+def _print(args, consumer, tps, ends) -> int:
+    count = 0
+    idle_since = time.monotonic()
+    while args.max_messages is None or count < args.max_messages:
+        if _finished(consumer, tps, ends):
+            break
+        left = None if args.max_messages is None else args.max_messages - count
+        records = consumer.poll(0.5, max_records=left)
+        if records:
+            idle_since = time.monotonic()
+        elif args.timeout is not None and time.monotonic() - idle_since >= args.timeout:
+            break
+        for r in records:
+            if args.json:
+                row = {
+                    "topic": r.topic,
+                    "partition": r.partition,
+                    "offset": r.offset,
+                    "timestamp": r.timestamp,
+                    "key": _text(r.key),
+                    "value": _text(r.value),
+                    "headers": [[k, _text(v)] for k, v in r.headers],
+                }
+                print(json.dumps(row))
+            else:
+                value = "null" if r.value is None else r.value.decode("utf-8", "backslashreplace")
+                print(f"{r.partition}\t{r.offset}\t{value}")
+        count += len(records)
+    if args.group is not None:
+        consumer.commit()
+    return 0
+
+
+def _text(data: bytes | None) -> str | None:
+    """UTF-8 text, or ``base64:`` and the bytes for a value that is not text."""
+    if data is None:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "base64:" + base64.b64encode(data).decode("ascii")
+
+
+def _to_parquet(args, consumer, tps, ends) -> int:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise CliError("--parquet needs pyarrow: pip install 'kafkawire[arrow]'") from None
+    from kafkawire.records.arrow import arrow_schema
+
+    starts = {tp: consumer.position(tp) for tp in consumer.assignment()}
+    total = sum(max(0, ends[tp] - starts.get(tp, ends[tp])) for tp in tps)
+    if args.max_messages is not None:
+        total = min(total, args.max_messages)
+    out = Path(args.parquet)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    enabled = False if args.quiet else True if args.progress else None
+    bar = ProgressBar(total, enabled=enabled, unit="records")
+    count = 0
+    idle_since = time.monotonic()
+    try:
+        with pq.ParquetWriter(tmp, arrow_schema(True)) as writer:
+            while not _finished(consumer, tps, ends):
+                if args.max_messages is not None and count >= args.max_messages:
+                    break
+                left = None if args.max_messages is None else args.max_messages - count
+                batch = consumer.poll_batch(0.5, max_records=left)
+                if len(batch):
+                    idle_since = time.monotonic()
+                    writer.write_table(batch.to_arrow())
+                    count += len(batch)
+                    bar.update(count, count)
+                elif args.timeout is not None and time.monotonic() - idle_since >= args.timeout:
+                    break
+        os.replace(tmp, out)
+    except OSError as exc:
+        raise CliError(f"cannot write {out}: {exc.strerror or exc}") from None
+    finally:
+        bar.finish()
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+    if args.group is not None:
+        consumer.commit()
+    if not args.quiet:
+        sys.stderr.write(f"{PROG}: {count:,} records of {args.topic} -> {out}\n")
+    return 0

@@ -1,0 +1,583 @@
+"""The consumer as a sans-IO state machine: assigned partitions with their positions, a fetch
+in flight to every leader, fetched bytes buffered until polled, and the group membership
+(``group.py``). The faces (``consumer_faces.py``) drive its flows with either transport.
+
+Positions: ``position`` is the next offset to hand out; ``fetch_offset`` the next one to
+fetch, ahead of it by what is buffered. When an answer comes, the end of its last complete
+batch is read from the batch headers and the next fetch to that broker goes out at once,
+before the answer is decoded; decoding happens when the user polls. A fetch answered for a
+partition that was sought or revoked meanwhile is dropped (``_Partition.epoch``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+
+from kafkawire.errors import KafkawireError
+from kafkawire.protocol.error_codes import (
+    ERRORS,
+    BrokerError,
+    ErrorCode,
+    raise_for_code,
+)
+from kafkawire.records import ConsumerRecord, RecordView, decode_records
+
+from . import offsets as offset_flows
+from .consumer_config import ConsumerConfig
+from .core import ClientCore
+from .errors import ClientError
+from .fetcher import aborts_from_markers, batches_end, fetch_call, fetched_partitions
+from .flow import Flow, Sleep, Start, Wait
+from .group import CommitFailedError, GroupMember
+from .types import (
+    EARLIEST,
+    LATEST,
+    READ_COMMITTED,
+    FetchedPartition,
+    OffsetAndMetadata,
+    TopicPartition,
+)
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+_METADATA_MAX_AGE = 30.0  # how often a pattern subscription looks for new topics
+
+
+class NoOffsetError(ClientError):
+    """A partition has no committed offset (or its position is out of range) and
+    auto.offset.reset is none."""
+
+
+@dataclass
+class PartitionRecords:
+    """The records one poll gives of one partition: a RecordView (no object per record)."""
+
+    tp: TopicPartition
+    view: RecordView
+
+    def __len__(self) -> int:
+        return len(self.view)
+
+    @property
+    def offsets(self) -> np.ndarray:
+        return self.view.offsets
+
+    @property
+    def timestamps(self) -> np.ndarray:
+        return self.view.timestamps
+
+    @property
+    def keys(self):
+        return self.view.keys
+
+    @property
+    def values(self):
+        return self.view.values
+
+    @property
+    def leader_epochs(self) -> np.ndarray:
+        return self.view.batches["partition_leader_epoch"][self.view.batch_index]
+
+    def records(self) -> list[ConsumerRecord]:
+        """One ConsumerRecord per record (bytes copies of keys and values)."""
+        return self.view.consumer_records(self.tp.topic, self.tp.partition)
+
+    def to_arrow(self, *, include_headers: bool = True) -> pa.Table:
+        """Spark's Kafka columns (key, value, topic, partition, offset, timestamp,
+        timestampType[, headers])."""
+        import pyarrow as pa
+
+        from kafkawire.records.arrow import arrow_schema, kafka_batches
+
+        batches = kafka_batches(
+            self.view, self.tp.topic, self.tp.partition, include_headers=include_headers
+        )
+        return pa.Table.from_batches(batches, schema=arrow_schema(include_headers))
+
+
+@dataclass
+class ConsumerBatch:
+    """What one columnar poll gives: each partition's records, in offset order."""
+
+    partitions: list[PartitionRecords]
+
+    def __len__(self) -> int:
+        return sum(len(p) for p in self.partitions)
+
+    def __iter__(self) -> Iterator[ConsumerRecord]:
+        for part in self.partitions:
+            yield from part.records()
+
+    def records(self) -> list[ConsumerRecord]:
+        return [r for part in self.partitions for r in part.records()]
+
+    def to_arrow(self, *, include_headers: bool = True) -> pa.Table:
+        """One table of every partition's rows (Spark's Kafka columns)."""
+        import pyarrow as pa
+
+        from kafkawire.records.arrow import arrow_schema
+
+        tables = [p.to_arrow(include_headers=include_headers) for p in self.partitions]
+        if not tables:
+            return arrow_schema(include_headers).empty_table()
+        return pa.concat_tables(tables)
+
+
+@dataclass
+class _Fetched:
+    part: FetchedPartition
+    end: int  # the offset after its last complete batch
+    view: RecordView | None = None
+    row: int = 0  # the next row to hand out
+
+
+@dataclass
+class _Partition:
+    position: int | None = None
+    fetch_offset: int = -1
+    leader_epoch: int = -1  # of the last record handed out
+    paused: bool = False
+    reset: bool = False  # out of range: auto.offset.reset applies once the buffer is empty
+    epoch: int = 0
+    in_flight: bool = False
+    retry_at: float = 0.0
+    limit: int | None = None  # a partition_max_bytes grown for a batch larger than the setting
+    buffered: deque[_Fetched] = field(default_factory=deque)
+    high_watermark: int = -1
+
+    def move_to(self, offset: int) -> None:
+        self.position = self.fetch_offset = offset
+        self.reset = False
+        self.epoch += 1  # answers to fetches already sent are dropped
+        self.buffered.clear()
+
+
+class _InFlight(NamedTuple):
+    node: int
+    sent: dict[TopicPartition, tuple[int, int]]  # tp -> (fetch offset, partition epoch)
+    names: dict
+
+
+Callback = Callable[[list[TopicPartition]], Any]
+
+
+class ConsumerCore:
+    def __init__(self, core: ClientCore, config: ConsumerConfig) -> None:
+        self.core = core
+        self.config = config
+        self.member = GroupMember(config) if config.group_id is not None else None
+        self.parts: dict[TopicPartition, _Partition] = {}
+        self.topics: list[str] = []  # subscribed (or matched by the pattern)
+        self.pattern: re.Pattern | None = None
+        self.subscribed = False
+        self.callbacks: dict[str, Callback | None] = {}
+        self._in_flight: dict[Any, _InFlight] = {}  # ticket -> fetch
+        self._next_commit = time.monotonic() + config.auto_commit_interval
+        self._next_pattern_check = 0.0
+        self._rotation = 0
+        self._backoff = core.config.retry_backoff
+
+    # ---- subscription and assignment (no IO) --------------------------------------------------
+
+    def subscribe(self, topics: Iterable[str] | str | re.Pattern, callbacks) -> None:
+        if self.member is None:
+            raise ClientError("subscribe needs a group.id; use assign without one")
+        if isinstance(topics, re.Pattern) or (isinstance(topics, str) and topics.startswith("^")):
+            self.pattern = re.compile(topics)
+            self.topics = []
+        else:
+            names = [topics] if isinstance(topics, str) else list(topics)
+            if not names or not all(isinstance(t, str) and t for t in names):
+                raise ClientError(f"subscribe takes topic names or a pattern, not {topics!r}")
+            self.pattern = None
+            self.topics = sorted(set(names))
+        self.callbacks = callbacks
+        self.subscribed = True
+        self.member.rejoin_needed = True
+
+    def assign(self, tps: Iterable[TopicPartition]) -> None:
+        if self.subscribed:
+            raise ClientError("the consumer is subscribed: unsubscribe before assign")
+        wanted = {TopicPartition(*tp) for tp in tps}
+        self.parts = {tp: self.parts.get(tp) or _Partition() for tp in sorted(wanted)}
+
+    def assignment(self) -> list[TopicPartition]:
+        return sorted(self.parts)
+
+    def partition(self, tp: TopicPartition) -> _Partition:
+        part = self.parts.get(TopicPartition(*tp))
+        if part is None:
+            raise ClientError(f"{tp[0]}-{tp[1]} is not assigned to this consumer")
+        return part
+
+    def seek(self, tp: TopicPartition, offset: int) -> None:
+        if offset < 0:
+            raise ClientError(f"seek to {offset}: offsets are >= 0 (seek_to_beginning/end)")
+        self.partition(tp).move_to(int(offset))
+
+    def pause(self, tps: Iterable[TopicPartition]) -> None:
+        for tp in tps:
+            self.partition(tp).paused = True
+
+    def resume(self, tps: Iterable[TopicPartition]) -> None:
+        for tp in tps:
+            self.partition(tp).paused = False
+
+    def paused(self) -> list[TopicPartition]:
+        return sorted(tp for tp, p in self.parts.items() if p.paused)
+
+    # ---- positions ----------------------------------------------------------------------------
+
+    def seek_to(self, tps: Iterable[TopicPartition] | None, spec: int) -> Flow[None]:
+        chosen = list(self.parts) if tps is None else [TopicPartition(*tp) for tp in tps]
+        for tp in chosen:
+            self.partition(tp)
+        found = yield from offset_flows.list_offsets(
+            self.core, dict.fromkeys(chosen, spec), isolation_level=self.config.isolation_level
+        )
+        for tp in chosen:
+            self.parts[tp].move_to(found[tp].offset)
+
+    def position(self, tp: TopicPartition) -> Flow[int]:
+        part = self.partition(tp)
+        if part.position is None:
+            yield from self._resolve_positions()
+        return part.position
+
+    def _resolve_positions(self) -> Flow[None]:
+        """Positions for partitions without one: the group's committed offset, else (or
+        when out of range) auto.offset.reset."""
+        unknown = [tp for tp, p in self.parts.items() if p.position is None]
+        resets = [tp for tp, p in self.parts.items() if p.reset and not p.buffered]
+        if not unknown and not resets:
+            return
+        if unknown and self.member is not None:
+            committed = yield from self.member.committed(self.core, unknown)
+            for tp, found in committed.items():
+                part = self.parts.get(tp)
+                if found is not None and part is not None and part.position is None:
+                    part.move_to(found.offset)
+                    part.leader_epoch = -1 if found.leader_epoch is None else found.leader_epoch
+        resets += [tp for tp in unknown if self.parts[tp].position is None]
+        if not resets:
+            return
+        policy = self.config.auto_offset_reset
+        if policy == "none":
+            raise NoOffsetError(
+                f"no offset to start from for {_names(resets)} and auto.offset.reset is none"
+            )
+        yield from self.seek_to(resets, EARLIEST if policy == "earliest" else LATEST)
+
+    # ---- polling ------------------------------------------------------------------------------
+
+    def poll(self, max_records: int | None, timeout: float) -> Flow[list[PartitionRecords]]:
+        """Records from the positions on, at most ``max_records`` (max.poll.records), waiting
+        up to ``timeout`` seconds for some; fetches go on while the caller works."""
+        limit = self.config.max_poll_records if max_records is None else max_records
+        if limit <= 0:
+            raise ClientError(f"max_records is {limit}: ask for at least one record")
+        end = time.monotonic() + max(0.0, timeout)
+        if self.member is not None:
+            self.member.last_poll = time.monotonic()
+        yield from self._maintain_group()
+        yield from self._auto_commit()
+        while True:
+            yield from self._resolve_positions()
+            out = self._drain(limit)
+            yield from self._send_fetches()
+            now = time.monotonic()
+            if out or now >= end:
+                return out
+            member = self.member
+            if self.subscribed and member is not None and (member.rejoin_needed or member.lost):
+                yield from self._maintain_group()
+                continue
+            if not self._in_flight:  # nothing to fetch (no partitions, all paused, backoff)
+                yield Sleep(min(end - now, 0.05))
+                continue
+            done = yield Wait(list(self._in_flight), end - now)
+            for ticket, outcome in done.items():
+                self._receive(self._in_flight.pop(ticket), outcome)
+
+    def _drain(self, limit: int) -> list[PartitionRecords]:
+        out = []
+        ready = [tp for tp, p in self.parts.items() if p.buffered and not p.paused]
+        if not ready:
+            return out
+        self._rotation = (self._rotation + 1) % len(ready)  # every partition gets its turn
+        for tp in ready[self._rotation :] + ready[: self._rotation]:
+            part = self.parts[tp]
+            while limit > 0 and part.buffered:
+                fetched = part.buffered[0]
+                view = fetched.view
+                if view is None:
+                    view = fetched.view = self._decode(tp, part, fetched)
+                    offsets = view.offsets
+                    fetched.row = int(np.searchsorted(offsets, part.position, "left"))
+                take = min(limit, len(view) - fetched.row)
+                if take > 0:
+                    rows = view[fetched.row : fetched.row + take]
+                    out.append(PartitionRecords(tp, rows))
+                    fetched.row += take
+                    limit -= take
+                    part.position = int(rows.offsets[-1]) + 1
+                    part.leader_epoch = int(rows.batches["partition_leader_epoch"][-1])
+                if fetched.row >= len(view):
+                    part.buffered.popleft()
+                    # past what the batches hold beyond their records: control records,
+                    # aborted transactions, compacted-away offsets
+                    part.position = max(part.position, fetched.end)
+            if limit <= 0:
+                break
+        return out
+
+    def _decode(self, tp: TopicPartition, part: _Partition, fetched: _Fetched) -> RecordView:
+        raw = fetched.part
+        aborted = []  # an empty list still leaves control records out
+        if self.config.isolation_level == READ_COMMITTED:
+            aborted = [*(raw.aborted_transactions or []), *aborts_from_markers(raw.records)]
+        try:
+            return decode_records(
+                raw.records, verify_crc=self.config.check_crcs, aborted_transactions=aborted
+            )
+        except KafkawireError as exc:
+            part.move_to(part.position)  # the bad bytes are dropped; a poll fetches again
+            raise type(exc)(f"{tp.topic}-{tp.partition} at offset {part.position}: {exc}") from exc
+
+    # ---- fetching -----------------------------------------------------------------------------
+
+    def _send_fetches(self) -> Flow[None]:
+        """A fetch to every leader that has none in flight, for the partitions with a
+        position, not paused and with at most one answer buffered."""
+        now = time.monotonic()
+        busy = {f.node for f in self._in_flight.values()}
+        wanted = [
+            tp
+            for tp, p in self.parts.items()
+            if p.position is not None
+            and not p.paused
+            and not p.in_flight
+            and not p.reset
+            and len(p.buffered) < 2
+            and now >= p.retry_at
+        ]
+        if not wanted:
+            return
+        try:
+            groups = yield from self.core.by_leader(wanted)
+        except (ClientError, BrokerError):
+            for tp in wanted:  # the leaders are not known yet: try again after a backoff
+                self.parts[tp].retry_at = now + self._backoff
+            return
+        c = self.config
+        options = {
+            "max_wait_ms": c.fetch_max_wait_ms,
+            "min_bytes": c.fetch_min_bytes,
+            "max_bytes": c.fetch_max_bytes,
+            "partition_max_bytes": c.max_partition_fetch_bytes,
+            "isolation_level": c.isolation_level,
+        }
+        for node, tps in groups.items():
+            if node in busy:
+                continue
+            offsets = {tp: self.parts[tp].fetch_offset for tp in tps}
+            limits = {tp: self.parts[tp].limit for tp in tps if self.parts[tp].limit}
+            make, names = yield from fetch_call(self.core, node, offsets, limits)
+            ticket = yield Start(make(options))
+            sent = {tp: (offsets[tp], self.parts[tp].epoch) for tp in tps}
+            for tp in tps:
+                self.parts[tp].in_flight = True
+            self._in_flight[ticket] = _InFlight(node, sent, names)
+
+    def _receive(self, fetch: _InFlight, outcome) -> None:
+        now = time.monotonic()
+        mine = {tp: s for tp, s in fetch.sent.items() if tp in self.parts}
+        for tp in mine:
+            self.parts[tp].in_flight = False
+        if isinstance(outcome, BaseException):
+            if isinstance(outcome, BrokerError) and not outcome.retriable:
+                raise outcome
+            self._stale(mine, now)  # lost connection, timeout: the same offsets again later
+            return
+        self._backoff = self.core.config.retry_backoff
+        stale = {}
+        for tp, answer in fetched_partitions(outcome, fetch.names).items():
+            if tp not in mine:
+                continue
+            part = self.parts[tp]
+            offset, epoch = mine[tp]
+            if epoch != part.epoch:
+                continue  # sought meanwhile: not the bytes asked for now
+            code = answer.error_code
+            if code == ErrorCode.OFFSET_OUT_OF_RANGE:
+                part.reset = True
+                continue
+            if code:
+                info = ERRORS.get(code)
+                if info is not None and info.retriable:
+                    stale[tp] = mine[tp]
+                    continue
+                raise_for_code(code, f"Fetch {tp.topic}-{tp.partition}")
+            part.high_watermark = answer.high_watermark
+            if len(answer.records) == 0:
+                if not answer.log_start_offset <= offset <= answer.high_watermark:
+                    part.reset = True  # brokers that answer this without OFFSET_OUT_OF_RANGE
+                continue
+            end = batches_end(answer.records, offset)
+            if end > offset:
+                part.fetch_offset = end
+                part.limit = None
+                part.buffered.append(_Fetched(answer, end))
+            else:  # one batch larger than the partition limit: ask with room for it
+                ceiling = self.core.config.max_frame_size
+                grown = min((part.limit or self.config.max_partition_fetch_bytes) * 4, ceiling)
+                if grown == part.limit:
+                    raise ClientError(
+                        f"{tp.topic}-{tp.partition}: the batch at offset {offset} does not "
+                        f"fit in {ceiling} bytes (receive.message.max.bytes)"
+                    )
+                part.limit = grown
+        if stale:
+            self._stale(stale, now)
+
+    def _stale(self, tps, now: float) -> None:
+        """Leaders moved or a broker is unreachable: back off those partitions (doubling) and
+        look the leaders up again."""
+        for tp in tps:
+            self.parts[tp].retry_at = now + self._backoff
+        self._backoff = min(self._backoff * 2, self.core.config.retry_backoff_max)
+        self.core.forget_topics({tp.topic for tp in tps})
+
+    # ---- the group ----------------------------------------------------------------------------
+
+    def _maintain_group(self) -> Flow[None]:
+        member = self.member
+        if member is None or not self.subscribed:
+            return
+        if self.pattern is not None and time.monotonic() >= self._next_pattern_check:
+            yield from self._match_pattern()
+        if member.lost:
+            lost = self.assignment()
+            self.parts.clear()
+            member.lost = False
+            self._call("on_lost" if self.callbacks.get("on_lost") else "on_revoke", lost)
+        if not member.rejoin_needed:
+            return
+        owned = self.assignment()
+        if not member.cooperative and owned:
+            yield from self._commit_before_revoke(owned)
+            self.parts.clear()
+            self._call("on_revoke", owned)
+            owned = []
+        result = yield from member.join(self.core, self.topics, owned)
+        new = set(result.assignment)
+        revoked = [tp for tp in owned if tp not in new]
+        added = sorted(new - set(owned))
+        if revoked:  # cooperative: give these up, then rejoin so others can take them
+            yield from self._commit_before_revoke(revoked)
+            for tp in revoked:
+                self.parts.pop(tp, None)
+            self._call("on_revoke", revoked)
+            member.rejoin_needed = True
+        for tp in added:
+            self.parts[tp] = _Partition()
+        if added or not member.cooperative:
+            self._call("on_assign", added)
+
+    def _match_pattern(self) -> Flow[None]:
+        cluster = yield from self.core.metadata(None)
+        matched = sorted(t for t in cluster.topics if self.pattern.fullmatch(t))
+        if matched != self.topics:
+            self.topics = matched
+            self.member.rejoin_needed = True
+        self._next_pattern_check = time.monotonic() + _METADATA_MAX_AGE
+
+    def _call(self, name: str, tps: list[TopicPartition]) -> None:
+        callback = self.callbacks.get(name)
+        if callback is not None:
+            callback(tps)
+
+    def _commit_before_revoke(self, tps: list[TopicPartition]) -> Flow[None]:
+        if not self.config.enable_auto_commit:
+            return
+        # a fenced member's commit fails: the next owner starts from the last commit
+        with contextlib.suppress(ClientError, BrokerError):
+            yield from self.commit(self._consumed({tp: self.parts[tp] for tp in tps}))
+
+    # ---- offsets ------------------------------------------------------------------------------
+
+    def _consumed(self, parts: Mapping[TopicPartition, _Partition] | None = None) -> dict:
+        parts = self.parts if parts is None else parts
+        return {
+            tp: OffsetAndMetadata(p.position, "", None if p.leader_epoch < 0 else p.leader_epoch)
+            for tp, p in parts.items()
+            if p.position is not None
+        }
+
+    def commit(self, offsets: Mapping[TopicPartition, Any] | None = None) -> Flow[None]:
+        """Commit ``offsets`` ({tp: offset or OffsetAndMetadata}), or every position."""
+        if self.member is None:
+            raise ClientError("commit needs a group.id")
+        if self.subscribed and self.member.generation < 0:
+            raise CommitFailedError(
+                f"commit to group {self.member.group_id!r} refused: this member is not in the "
+                "group (it left, or the group rebalanced without it); poll to rejoin"
+            )
+        if offsets is None:
+            chosen = self._consumed()
+        else:
+            chosen = {
+                TopicPartition(*tp): o if isinstance(o, OffsetAndMetadata) else OffsetAndMetadata(o)
+                for tp, o in offsets.items()
+            }
+        yield from self.member.commit(self.core, chosen)
+
+    def _auto_commit(self) -> Flow[None]:
+        if self.member is None or not self.config.enable_auto_commit:
+            return
+        now = time.monotonic()
+        if now < self._next_commit:
+            return
+        self._next_commit = now + self.config.auto_commit_interval
+        # as Java's: an auto-commit that fails is tried again at the next interval
+        with contextlib.suppress(ClientError, BrokerError):
+            yield from self.commit()
+
+    def committed(self, tps: Iterable[TopicPartition]) -> Flow[dict]:
+        if self.member is None:
+            raise ClientError("committed offsets need a group.id")
+        return (yield from self.member.committed(self.core, [TopicPartition(*t) for t in tps]))
+
+    def offsets_for_times(self, specs: Mapping[TopicPartition, int]) -> Flow[dict]:
+        """For each partition, the first offset whose timestamp is at least the one given
+        (None when there is none)."""
+        found = yield from offset_flows.list_offsets(
+            self.core,
+            {TopicPartition(*tp): int(ts) for tp, ts in specs.items()},
+            isolation_level=self.config.isolation_level,
+        )
+        return {tp: (r if r.offset >= 0 else None) for tp, r in found.items()}
+
+    def close(self, *, commit: bool) -> Flow[None]:
+        """Commit the positions (auto-commit on), then leave the group."""
+        try:
+            if commit and self.member is not None and self.config.enable_auto_commit:
+                yield from self._commit_before_revoke(self.assignment())
+            if self.member is not None and self.subscribed:
+                yield from self.member.leave(self.core)
+        finally:
+            self.parts.clear()
+            self._in_flight.clear()
+
+
+def _names(tps: Iterable[TopicPartition]) -> str:
+    return ", ".join(f"{t}-{p}" for t, p in sorted(tps))

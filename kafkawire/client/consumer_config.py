@@ -1,0 +1,149 @@
+"""The consumer's settings, by their Kafka property names (librdkafka's, with Java's where they
+differ); the connection settings go on to ``client_config``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .config import ClientConfig, client_config, is_client_property, suggest
+from .errors import ConfigError
+from .types import READ_COMMITTED, READ_UNCOMMITTED
+
+_RESETS = {
+    "earliest": "earliest",
+    "smallest": "earliest",
+    "beginning": "earliest",
+    "latest": "latest",
+    "largest": "latest",
+    "end": "latest",
+    "none": "none",
+    "error": "none",
+}
+_ISOLATION = {"read_committed": READ_COMMITTED, "read_uncommitted": READ_UNCOMMITTED}
+
+
+@dataclass(frozen=True)
+class ConsumerConfig:
+    group_id: str | None = None
+    group_instance_id: str | None = None
+    group_protocol: str = "classic"
+    enable_auto_commit: bool = True
+    auto_commit_interval: float = 5.0
+    auto_offset_reset: str = "latest"
+    isolation_level: int = READ_UNCOMMITTED
+    fetch_min_bytes: int = 1
+    fetch_max_bytes: int = 52428800
+    max_partition_fetch_bytes: int = 1048576
+    fetch_max_wait_ms: int = 500
+    max_poll_records: int = 500
+    max_poll_interval: float = 300.0
+    session_timeout_ms: int = 45000
+    heartbeat_interval: float = 3.0
+    assignment_strategy: str = "range,roundrobin"  # librdkafka's default: mixed groups agree
+    check_crcs: bool = True
+
+
+def _bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    raise ValueError(f"is {value!r}, not true or false")
+
+
+def _positive(value: Any) -> int:
+    number = int(value)
+    if number < 0 or isinstance(value, bool):
+        raise ValueError(f"is {value!r}, not a count >= 0")
+    return number
+
+
+def _seconds(value: Any) -> float:
+    return _positive(value) / 1000
+
+
+def _reset(value: Any) -> str:
+    if value not in _RESETS:
+        raise ValueError(f"is {value!r}, not one of earliest, latest, none")
+    return _RESETS[value]
+
+
+def isolation_level(value: Any) -> int:
+    """READ_COMMITTED / READ_UNCOMMITTED from either spelling (the name, or the number)."""
+    if isinstance(value, str) and value.lower() in _ISOLATION:
+        return _ISOLATION[value.lower()]
+    if value in (READ_COMMITTED, READ_UNCOMMITTED) and not isinstance(value, bool):
+        return int(value)
+    raise ValueError(f"is {value!r}, not read_committed or read_uncommitted")
+
+
+def _group_protocol(value: Any) -> str:
+    if value not in ("classic", "consumer"):
+        raise ValueError(f"is {value!r}, not classic or consumer")
+    return value
+
+
+def _optional_str(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+_PROPERTIES: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    "group.id": ("group_id", _optional_str),
+    "group.instance.id": ("group_instance_id", _optional_str),
+    "group.protocol": ("group_protocol", _group_protocol),
+    "enable.auto.commit": ("enable_auto_commit", _bool),
+    "auto.commit.interval.ms": ("auto_commit_interval", _seconds),
+    "auto.offset.reset": ("auto_offset_reset", _reset),
+    "isolation.level": ("isolation_level", isolation_level),
+    "fetch.min.bytes": ("fetch_min_bytes", _positive),
+    "fetch.max.bytes": ("fetch_max_bytes", _positive),
+    "max.partition.fetch.bytes": ("max_partition_fetch_bytes", _positive),
+    "fetch.wait.max.ms": ("fetch_max_wait_ms", _positive),
+    "fetch.max.wait.ms": ("fetch_max_wait_ms", _positive),
+    "max.poll.records": ("max_poll_records", _positive),
+    "max.poll.interval.ms": ("max_poll_interval", _seconds),
+    "session.timeout.ms": ("session_timeout_ms", _positive),
+    "heartbeat.interval.ms": ("heartbeat_interval", _seconds),
+    "partition.assignment.strategy": ("assignment_strategy", str),
+    "check.crcs": ("check_crcs", _bool),
+}
+
+
+def consumer_config(
+    bootstrap_servers: str | Sequence[str] | None,
+    config: Mapping[str, Any] | None = None,
+    **settings: Any,
+) -> tuple[ClientConfig, ConsumerConfig]:
+    """The connection settings and the consumer's, from Kafka properties (``config``) and
+    keyword settings (field names of either).
+
+    :raises ConfigError: an unknown name (the closest known one suggested) or a bad value.
+    """
+    consumer: dict[str, Any] = {}
+    client: dict[str, Any] = {}
+    for name, value in (config or {}).items():
+        if name in _PROPERTIES:
+            field, convert = _PROPERTIES[name]
+            try:
+                consumer[field] = convert(value)
+            except (TypeError, ValueError) as exc:
+                raise ConfigError(f"consumer property {name!r}: {exc}") from None
+        elif is_client_property(name):
+            client[name] = value
+        else:
+            raise ConfigError(f"unknown consumer property {name!r}{suggest(name, _PROPERTIES)}")
+    fields = ConsumerConfig.__dataclass_fields__
+    keywords = {}
+    for name, value in settings.items():
+        if name in fields:
+            if name == "isolation_level":
+                value = isolation_level(value)
+            consumer[name] = value
+        else:
+            keywords[name] = value
+    parsed = replace(ConsumerConfig(), **consumer)
+    if parsed.group_id is None and parsed.group_instance_id is not None:
+        raise ConfigError("group.instance.id needs a group.id")
+    return client_config(bootstrap_servers, client, **keywords), parsed

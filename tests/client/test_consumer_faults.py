@@ -1,0 +1,114 @@
+"""The consumer through a fault-injecting proxy in front of a real broker: connections reset
+and answers cut mid-frame while it reads and commits, a black-holed broker. Whatever
+happens, a consumer that commits after processing sees every record exactly once, and no
+poll outlasts the configured timeouts."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import pytest
+
+from kafkawire.client import Client, TopicPartition
+from tests.support.broker import free_port, launch_tansu
+from tests.support.faces import FACES, make_consumer
+from tests.support.faults import BLACKHOLE, PASS, FaultProxy
+
+pytestmark = pytest.mark.interop
+
+RECORDS = 6000
+
+
+@pytest.fixture(scope="module")
+def proxy():
+    """A Tansu of its own that advertises the fault proxy in front of it."""
+    port = free_port()
+    proxy = FaultProxy(port)
+    process = launch_tansu(port, proxy.address)
+    try:
+        yield proxy
+    finally:
+        proxy.close()
+        process.terminate()
+        process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def topic(proxy):
+    name = f"faults-{uuid.uuid4().hex[:8]}"
+    with Client(proxy.address, request_timeout=20) as client:
+        client.create_topics({name: 2})
+        for p in range(2):
+            values = [b"%d-%08d" % (p, i) for i in range(RECORDS // 2)]
+            for start in range(0, len(values), 250):  # many batches: many fetches
+                client.produce_columns((name, p), values[start : start + 250])
+    return name
+
+
+CONFIG = {
+    "auto.offset.reset": "earliest",
+    "enable.auto.commit": False,
+    "max.partition.fetch.bytes": 4096,  # a few batches a fetch: many fetches
+    "request.timeout.ms": 3000,
+    "retry.backoff.ms": 20,
+}
+
+
+@pytest.mark.parametrize("face", FACES)
+def test_resets_and_cut_answers_lose_and_repeat_nothing(proxy, topic, face):
+    proxy.mode = PASS
+    tps = [TopicPartition(topic, p) for p in range(2)]
+    config = {**CONFIG, "group.id": f"g-{uuid.uuid4().hex[:8]}"}
+    seen = []
+    polls = 0
+    deadline = time.monotonic() + 120
+    while len(seen) < RECORDS and time.monotonic() < deadline:
+        # a consumer that commits after processing; now and then it is replaced by a new
+        # one that starts from the commit, as after a crash
+        with make_consumer(face, proxy.address, config=config) as consumer:
+            consumer.assign(tps)
+            for _ in range(15):
+                polls += 1
+                if polls % 7 == 0:
+                    proxy.reset()
+                elif polls % 7 == 3:
+                    proxy.cut_next_answer(after=40 + polls)
+                records = consumer.poll(1.0, max_records=300)
+                seen += [r.value for r in records]
+                try:
+                    consumer.commit()
+                except Exception as exc:  # a commit that failed: a real consumer stops here
+                    pytest.fail(f"commit failed after retries: {exc!r}")
+    expected = sorted(b"%d-%08d" % (p, i) for p in range(2) for i in range(RECORDS // 2))
+    assert sorted(seen) == expected  # each once: nothing lost, nothing repeated
+    assert proxy.resets >= 5
+
+
+@pytest.mark.parametrize("face", FACES)
+def test_a_black_holed_broker_does_not_hang_poll(proxy, face):
+    proxy.mode = PASS
+    tp = TopicPartition(f"faults-{uuid.uuid4().hex[:8]}", 0)
+    with Client(proxy.address, request_timeout=20) as client:
+        client.create_topics([tp.topic])
+        client.produce_columns(tp, [b"%08d" % i for i in range(1000)])
+    got = []
+    with make_consumer(face, proxy.address, config=CONFIG) as consumer:
+        consumer.assign([tp])
+        while records := consumer.poll(5.0):
+            got += records
+        proxy.mode = BLACKHOLE  # the fetch in flight gets no answer, nor do the next ones
+        try:
+            for _ in range(3):
+                start = time.monotonic()
+                assert consumer.poll(1.0) == []
+                # the poll's timeout, plus at most one request timeout (a metadata call)
+                assert time.monotonic() - start < 1 + 3 + 2
+        finally:
+            proxy.mode = PASS
+        with Client(proxy.address, request_timeout=20) as client:
+            client.produce_columns(tp, [b"%08d" % i for i in range(1000, 1500)])
+        deadline = time.monotonic() + 30
+        while len(got) < 1500 and time.monotonic() < deadline:
+            got += consumer.poll(1.0)
+    assert [r.value for r in got] == [b"%08d" % i for i in range(1500)]
