@@ -9,6 +9,7 @@ until max.poll.interval.ms.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import threading
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
@@ -211,7 +212,7 @@ class AsyncConsumer(_ConsumerMethods):
     def _start_heartbeats(self) -> None:
         if self._heartbeats is None:
             flow = self._consumer.member.heartbeat_loop(self._core, lambda: self._stopping)
-            self._heartbeats = asyncio_task(self._transport.run(flow))
+            self._heartbeats = _task(self._transport.run(flow))
 
     async def poll(self, timeout: float | None = 1.0, max_records: int | None = None):
         return _records(await self._run(self._poll_flow(timeout, max_records)))
@@ -244,11 +245,8 @@ class AsyncConsumer(_ConsumerMethods):
             await self._transport.close()
 
 
-def asyncio_task(coroutine):
-    """A task that restarts nothing and whose failure is retrieved (heartbeats end with
-    the consumer)."""
-    import asyncio
-
+def _task(coroutine) -> asyncio.Task:
+    """A task whose failure is retrieved (no "never retrieved" warning at exit)."""
     task = asyncio.ensure_future(coroutine)
     task.add_done_callback(lambda t: t.cancelled() or t.exception())
     return task

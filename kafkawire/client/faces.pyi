@@ -8,13 +8,13 @@ from .group_admin import (
     ConfigResource,
     GroupDescription,
     GroupListing,
-    OffsetAndMetadata,
     PartitionLag,
 )
 from .types import (
     ClusterMetadata,
     FetchedPartition,
     IdempotentProducer,
+    OffsetAndMetadata,
     OffsetAndTimestamp,
     ProduceResult,
     RecordChunk,
