@@ -223,6 +223,7 @@ def test_consumer_paired(benchmark, topic):
         seconds.append(took)
 
     benchmark.group = f"consumer paired rounds ({topic['codec']})"
+    benchmark.extra_info.update(suite="consumer-paired")  # kept out of the rate tables
     benchmark.pedantic(one_round, rounds=PAIRED_ROUNDS, warmup_rounds=1)
     rounds = seconds[1:]  # the warm-up round
 
@@ -230,7 +231,7 @@ def test_consumer_paired(benchmark, topic):
         return round(statistics.median(r[b] / r[a] for r in rounds), 3)
 
     benchmark.extra_info.update(
-        suite="consumer",
+        suite="consumer-paired",
         impl="paired",
         codec=topic["codec"],
         columnar_over_confluent=median("kafkawire columnar", "confluent-kafka"),

@@ -512,6 +512,22 @@ def tls_share(doc: dict) -> list[str]:
     return []
 
 
+def consumer_shares(doc: dict) -> list[str]:
+    """The consumer's paired ratios (bench_consumer.py; goals: columnar >= 2x the fastest peer
+    and >= 0.8 of the ceiling, per-record >= 1x)."""
+    out = []
+    for b in doc["benchmarks"]:
+        x = b.get("extra_info") or {}
+        if x.get("suite") == "consumer-paired":
+            out.append(
+                f"Consumer, paired rounds ({x['codec']}): columnar poll "
+                f"{x['columnar_over_confluent']:.2f}x confluent-kafka and "
+                f"{x['columnar_share_of_ceiling']:.2f} of the fetch ceiling; per-record poll "
+                f"{x['records_over_confluent']:.2f}x confluent-kafka."
+            )
+    return [*out, ""] if out else []
+
+
 def header(doc: dict) -> list[str]:
     mi = doc.get("machine_info", {})
     cpu = mi.get("cpu", {})
@@ -562,6 +578,8 @@ def main(argv: list[str] | None = None) -> int:
     out += rate_report(doc, "buffer", args.stat, "Buffer policy: decode_records by input kind")
     out += rate_report(doc, "tls", args.stat, "TLS: fetch over TLS and PLAINTEXT (forwarded)")
     out += tls_share(doc)
+    out += rate_report(doc, "consumer", args.stat, "Consumer: 1M records from a real broker")
+    out += consumer_shares(doc)
     print("\n".join(out))
     return 0
 

@@ -107,11 +107,22 @@ def test_options_follow_spark_names_case_insensitively():
         ),
         ({**BASE, "kafka.value.deserializer": "x"}, False, "always read as binary"),
         ({**BASE, "minOffsetsPerTrigger": "5"}, True, "not supported"),
+        ({**BASE, "kafka.group.id": " "}, False, "kafka.group.id is empty"),
+        ({**BASE, "groupIdPrefix": ""}, False, "groupIdPrefix is empty"),
     ],
 )
 def test_bad_options_are_refused(options, streaming, message):
     with pytest.raises(OptionError, match=message):
         read_options(options, streaming=streaming)
+
+
+def test_group_id_options_as_spark_takes_them():
+    assert read_options({**BASE, "kafka.group.id": "etl"}, streaming=False).group_id == "etl"
+    prefixed = read_options({**BASE, "groupIdPrefix": "nightly"}, streaming=True).group_id
+    assert prefixed.startswith("nightly-") and len(prefixed) > len("nightly-") + 30
+    default = read_options(BASE, streaming=True).group_id
+    assert default.startswith("spark-kafka-source-")
+    assert read_options(BASE, streaming=True).group_id != default  # unique per query
 
 
 def test_security_options_reach_the_client_and_stay_out_of_reprs():
