@@ -409,8 +409,11 @@ class ConsumerCore:
             self._stale(mine, now)  # lost connection, timeout: the same offsets again later
             return
         self._backoff = self.core.config.retry_backoff
-        stale = {}
-        for tp, answer in fetched_partitions(outcome, fetch.names).items():
+        answers = fetched_partitions(outcome, fetch.names)
+        # a partition the answer leaves out (or names by a topic id no longer known: the
+        # topic was recreated) needs fresh metadata
+        stale = {tp: s for tp, s in mine.items() if tp not in answers}
+        for tp, answer in answers.items():
             if tp not in mine:
                 continue
             part = self.parts[tp]

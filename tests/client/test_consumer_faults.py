@@ -112,3 +112,42 @@ def test_a_black_holed_broker_does_not_hang_poll(proxy, face):
         while len(got) < 1500 and time.monotonic() < deadline:
             got += consumer.poll(1.0)
     assert [r.value for r in got] == [b"%08d" % i for i in range(1500)]
+
+
+@pytest.mark.parametrize("face", FACES)
+def test_a_restarted_broker_is_reconnected_to(face):
+    """The broker restarts under a consumer. Tansu keeps topics in memory, so the restarted
+    broker has lost them: the consumer reconnects, finds its position out of range once the
+    topic is back, and follows auto.offset.reset to the new records, without hanging."""
+    port = free_port()
+    process = launch_tansu(port)
+    topic = f"restart-{uuid.uuid4().hex[:8]}"
+    tp = TopicPartition(topic, 0)
+    try:
+        with Client(f"127.0.0.1:{port}") as client:
+            client.create_topics([topic])
+            client.produce_columns(tp, [b"before-%d" % i for i in range(20)])
+        config = {**CONFIG, "request.timeout.ms": 2000, "retries": 2}
+        with make_consumer(face, f"127.0.0.1:{port}", config=config) as consumer:
+            consumer.assign([tp])
+            got = []
+            while len(got) < 20:
+                got += consumer.poll(5.0)
+            process.terminate()
+            process.wait(10)
+            process = launch_tansu(port)
+            start = time.monotonic()
+            assert consumer.poll(1.0) == []  # the topic is gone: nothing, and no hang
+            assert time.monotonic() - start < 10
+            with Client(f"127.0.0.1:{port}") as client:
+                client.create_topics([topic])
+                client.produce_columns(tp, [b"after-%d" % i for i in range(5)])
+            deadline = time.monotonic() + 30
+            while len(got) < 25 and time.monotonic() < deadline:
+                got += consumer.poll(1.0)
+        assert [r.value for r in got] == [b"before-%d" % i for i in range(20)] + [
+            b"after-%d" % i for i in range(5)
+        ]
+    finally:
+        process.terminate()
+        process.wait(10)
