@@ -34,6 +34,7 @@ from . import offsets as offset_flows
 from .consumer_config import ConsumerConfig
 from .core import ClientCore
 from .errors import ClientError
+from .fetch_session import FetchSession, SessionRequest
 from .fetcher import aborts_from_markers, batches_end, fetch_call, fetched_partitions
 from .flow import Flow, Sleep, Start, Wait
 from .group import CommitFailedError, GroupMember
@@ -165,6 +166,9 @@ class _InFlight(NamedTuple):
     node: int
     sent: dict[TopicPartition, tuple[int, int]]  # tp -> (fetch offset, partition epoch)
     names: dict
+    session: FetchSession
+    request: SessionRequest  # what the Fetch named of the session's partitions
+    wanted: dict[TopicPartition, tuple[int, int]]
 
 
 Callback = Callable[[list[TopicPartition]], Any]
@@ -181,6 +185,7 @@ class ConsumerCore:
         self.subscribed = False
         self.callbacks: dict[str, Callback | None] = {}
         self._in_flight: dict[Any, _InFlight] = {}  # ticket -> fetch
+        self._sessions: dict[int, FetchSession] = {}  # by broker
         self._next_commit = time.monotonic() + config.auto_commit_interval
         self._next_pattern_check = 0.0
         self._rotation = 0
@@ -389,14 +394,28 @@ class ConsumerCore:
         for node, tps in groups.items():
             if node in busy:
                 continue
-            offsets = {tp: self.parts[tp].fetch_offset for tp in tps}
-            limits = {tp: self.parts[tp].limit for tp in tps if self.parts[tp].limit}
-            make, names = yield from fetch_call(self.core, node, offsets, limits)
+            wanted = {
+                tp: (
+                    self.parts[tp].fetch_offset,
+                    self.parts[tp].limit or c.max_partition_fetch_bytes,
+                )
+                for tp in tps
+            }
+            session = self._sessions.setdefault(node, FetchSession())
+            request = session.request(wanted)
+            make, names = yield from fetch_call(
+                self.core,
+                node,
+                {tp: offset for tp, (offset, _) in request.partitions.items()},
+                {tp: limit for tp, (_, limit) in request.partitions.items()},
+                request,
+                {tp.topic for tp in tps},
+            )
             ticket = yield Start(make(options))
-            sent = {tp: (offsets[tp], self.parts[tp].epoch) for tp in tps}
+            sent = {tp: (wanted[tp][0], self.parts[tp].epoch) for tp in tps}
             for tp in tps:
                 self.parts[tp].in_flight = True
-            self._in_flight[ticket] = _InFlight(node, sent, names)
+            self._in_flight[ticket] = _InFlight(node, sent, names, session, request, wanted)
 
     def _receive(self, fetch: _InFlight, outcome) -> None:
         now = time.monotonic()
@@ -404,15 +423,22 @@ class ConsumerCore:
         for tp in mine:
             self.parts[tp].in_flight = False
         if isinstance(outcome, BaseException):
+            fetch.session.failed()
             if isinstance(outcome, BrokerError) and not outcome.retriable:
                 raise outcome
             self._stale(mine, now)  # lost connection, timeout: the same offsets again later
             return
+        fetch.session.answered(fetch.request, fetch.wanted, outcome.error_code, outcome.session_id)
+        info = ERRORS.get(outcome.error_code)
+        if outcome.error_code and info is not None and info.retriable:
+            self._stale(mine, now)  # e.g. a fetch session the broker lost: a full one next
+            return
         self._backoff = self.core.config.retry_backoff
         answers = fetched_partitions(outcome, fetch.names)
-        # a partition the answer leaves out (or names by a topic id no longer known: the
-        # topic was recreated) needs fresh metadata
-        stale = {tp: s for tp, s in mine.items() if tp not in answers}
+        # a partition a full fetch's answer leaves out (or names by a topic id no longer
+        # known: the topic was recreated) needs fresh metadata; an incremental answer leaves
+        # out the partitions without news
+        stale = {tp: s for tp, s in mine.items() if tp not in answers and fetch.request.full}
         for tp, answer in answers.items():
             if tp not in mine:
                 continue

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 import numpy as np
 
@@ -20,6 +20,7 @@ from kafkawire.records import decode_records, read_batches
 
 from .core import ClientCore
 from .errors import ClientError
+from .fetch_session import SessionRequest
 from .flow import Flow, Gather
 from .types import (
     NO_TOPIC_ID,
@@ -101,15 +102,22 @@ def fetch_call(
     leader: int,
     positions: Mapping[TopicPartition, int],
     limits: Mapping[TopicPartition, int] | None = None,
+    session: SessionRequest | None = None,
+    topics: Iterable[str] = (),
 ):
     """(a function of the fetch options that makes the Call, {topic id: name}); ``limits``
-    overrides partition_max_bytes for some partitions."""
+    overrides partition_max_bytes for some partitions. With a fetch ``session``, the
+    request carries its id, epoch and forgotten partitions; ``topics`` are those whose
+    partitions an incremental answer may hold without the request naming them."""
     limits = limits or {}
+    forgotten: dict[str, list[int]] = {}
+    for tp in session.forgotten if session else ():
+        forgotten.setdefault(tp.topic, []).append(tp.partition)
     by_topic: dict[str, dict[int, int]] = {}
     for tp, offset in positions.items():
         by_topic.setdefault(tp.topic, {})[tp.partition] = offset
     ids = {}
-    for name in by_topic:
+    for name in sorted({*by_topic, *forgotten, *topics}):
         ids[name] = (yield from core.topic(name)).topic_id
     names = {topic_id: name for name, topic_id in ids.items()}
 
@@ -120,8 +128,13 @@ def fetch_call(
             min_bytes=options["min_bytes"],
             max_bytes=options["max_bytes"],
             isolation_level=options["isolation_level"],
-            session_id=0,
-            session_epoch=-1,  # no fetch session: every fetch names its partitions
+            # without a session: -1, every fetch names its partitions
+            session_id=session.session_id if session else 0,
+            session_epoch=session.epoch if session else -1,
+            forgotten_topics_data=[
+                m.FetchRequest.ForgottenTopic(topic=name, topic_id=ids[name], partitions=parts)
+                for name, parts in forgotten.items()
+            ],
             topics=[
                 # both the name and the id: the version chosen keeps the one it has
                 m.FetchRequest.FetchTopic(
