@@ -499,10 +499,10 @@ _JAVA_CLASSES = {
 
 def assignors_for(names: str | list[str]) -> list[Assignor]:
     """The assignors of a ``partition.assignment.strategy`` value, in order of preference:
-    librdkafka's names or Java's class names, comma-separated (or a list). A list mixing eager
-    and cooperative assignors is refused, as librdkafka refuses it (Java instead runs such a
-    list eagerly, its path for moving a group from range to cooperative-sticky in two rolling
-    restarts): a member must know which rebalance protocol it speaks before it joins."""
+    librdkafka's names or Java's class names, comma-separated (or a list). A list may mix
+    eager and cooperative assignors, as Java's may: the member then rebalances eagerly
+    (``GroupMember.cooperative`` needs every assignor cooperative), which is Java's path for
+    moving a group from range to cooperative-sticky in two rolling restarts."""
     listed = names.split(",") if isinstance(names, str) else list(names)
     chosen: list[Assignor] = []
     for raw in listed:
@@ -519,11 +519,4 @@ def assignors_for(names: str | list[str]) -> list[Assignor]:
             chosen.append(ASSIGNORS[key]())
     if not chosen:
         raise ConfigError(f"partition.assignment.strategy {names!r} names no assignor")
-    protocols = {a.rebalance_protocol for a in chosen}
-    if len(protocols) > 1:
-        by_protocol = ", ".join(f"{a.name} ({a.rebalance_protocol})" for a in chosen)
-        raise ConfigError(
-            "partition.assignment.strategy mixes eager and cooperative assignors "
-            f"({by_protocol}); all must speak one rebalance protocol"
-        )
     return chosen

@@ -125,7 +125,7 @@ class GroupMember:
                 metadata=assignors.encode_subscription(
                     assignors.Subscription(
                         topics=sorted(topics),
-                        user_data=None,
+                        user_data=a.subscription_user_data(self.generation),
                         owned_partitions=owned,
                         generation_id=self.generation,
                     )

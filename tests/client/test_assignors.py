@@ -27,6 +27,8 @@ from kafkawire.client.assignors import (
     encode_assignment,
     encode_subscription,
 )
+from kafkawire.client.consumer_config import ConsumerConfig
+from kafkawire.client.group import GroupMember
 from kafkawire.errors import DecodeError, EncodeError, UnsupportedError
 
 T0, T1, T2 = "t0", "t1", "t2"
@@ -653,8 +655,15 @@ def test_strategy_errors():
         assignors_for(" , ")
     with pytest.raises(ConfigError, match="names no assignor"):
         assignors_for([])
-    with pytest.raises(ConfigError, match="mixes eager and cooperative"):
-        assignors_for("cooperative-sticky,range")
+    # a mixed list is Java's upgrade path: accepted, and the member rebalances eagerly
+    mixed = assignors_for("cooperative-sticky,range")
+    assert [a.rebalance_protocol for a in mixed] == ["cooperative", "eager"]
+    assert not GroupMember(
+        ConsumerConfig(group_id="g", assignment_strategy="range,cooperative-sticky")
+    ).cooperative
+    assert GroupMember(
+        ConsumerConfig(group_id="g", assignment_strategy="cooperative-sticky")
+    ).cooperative
 
 
 def test_user_data_of_each_assignor():
