@@ -12,16 +12,15 @@ import sys
 import time
 from pathlib import Path
 
-from kafkawire.cli.common import PROG, CliError
+from kafkawire.cli.common import PROG, CliError, add_connection_arguments, command_properties
 from kafkawire.cli.convert import ProgressBar
 from kafkawire.client import Client, Consumer, TopicPartition
-from kafkawire.client.config import is_client_property, read_properties
+from kafkawire.client.config import is_client_property
 from kafkawire.client.errors import ConfigError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--bootstrap-server", required=True, metavar="HOST:PORT[,...]")
-    p.add_argument("--command-config", metavar="FILE", help="client properties (TLS, SASL)")
+    add_connection_arguments(p)
     p.add_argument("--topic", required=True, metavar="NAME")
     p.add_argument(
         "--partition", type=int, action="append", metavar="N", help="only this one (repeatable)"
@@ -44,10 +43,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_consume(args: argparse.Namespace) -> int:
-    try:
-        config = read_properties(args.command_config) if args.command_config else {}
-    except ConfigError as exc:
-        raise CliError(str(exc)) from None
+    config = command_properties(args)
     client_config = {k: v for k, v in config.items() if is_client_property(k)}
     config = {
         **config,

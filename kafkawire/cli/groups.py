@@ -9,16 +9,13 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from kafkawire.cli.common import CliError
+from kafkawire.cli.common import add_connection_arguments, open_client
 from kafkawire.client import Client
-from kafkawire.client.config import read_properties
-from kafkawire.client.errors import ConfigError
 
 
 def add_arguments(parser) -> None:
     """The ``groups`` subcommand's options and its actions (``list``, ``describe``)."""
-    parser.add_argument("--bootstrap-server", required=True, metavar="HOST:PORT[,...]")
-    parser.add_argument("--command-config", metavar="FILE", help="client properties (TLS, SASL)")
+    add_connection_arguments(parser)
     json_help = "one JSON object a line"
     parser.add_argument("--json", action="store_true", help=json_help)
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
@@ -41,11 +38,7 @@ def add_arguments(parser) -> None:
 
 
 def cmd_groups(args) -> int:
-    try:
-        config = read_properties(args.command_config) if args.command_config else {}
-        client = Client(args.bootstrap_server, config=config)
-    except ConfigError as exc:
-        raise CliError(str(exc)) from None
+    client = open_client(args)
     with client:
         if args.action == "list":
             _list(client, args.json)

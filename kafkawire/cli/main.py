@@ -9,7 +9,7 @@ import sys
 
 from kafkawire._version import __version__
 from kafkawire.cli.bench import cmd_bench
-from kafkawire.cli.common import PROG, CliError
+from kafkawire.cli.common import PROG, CliError, add_connection_arguments
 from kafkawire.cli.consume import add_arguments as consume_arguments
 from kafkawire.cli.consume import cmd_consume
 from kafkawire.cli.convert import cmd_convert
@@ -98,8 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--command-config, a client.properties file as Kafka's tools take (librdkafka or "
         "Java property names, sasl.jaas.config included).",
     )
-    p.add_argument("--bootstrap-server", required=True, metavar="HOST:PORT[,...]")
-    p.add_argument("--command-config", metavar="FILE", help="client properties (TLS, SASL)")
+    add_connection_arguments(p)
     p.add_argument("--topic", action="append", metavar="NAME", help="this topic (repeatable)")
     p.add_argument("--json", action="store_true", help="one JSON object a line")
     p.set_defaults(run=cmd_topics)

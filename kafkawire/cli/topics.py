@@ -5,18 +5,12 @@ from __future__ import annotations
 
 import json
 
-from kafkawire.cli.common import CliError
-from kafkawire.client import Client, TopicPartition
-from kafkawire.client.config import read_properties
-from kafkawire.client.errors import ConfigError
+from kafkawire.cli.common import open_client
+from kafkawire.client import TopicPartition
 
 
 def cmd_topics(args) -> int:
-    try:
-        config = read_properties(args.command_config) if args.command_config else {}
-        client = Client(args.bootstrap_server, config=config)
-    except ConfigError as exc:
-        raise CliError(str(exc)) from None
+    client = open_client(args)
     with client:
         cluster = client.metadata(args.topic or None)
         names = sorted(n for n, t in cluster.topics.items() if args.topic or not t.is_internal)

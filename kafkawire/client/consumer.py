@@ -186,6 +186,13 @@ class ConsumerCore:
         self.callbacks: dict[str, Callback | None] = {}
         self._in_flight: dict[Any, _InFlight] = {}  # ticket -> fetch
         self._sessions: dict[int, FetchSession] = {}  # by broker
+        self._fetch_options = {
+            "max_wait_ms": config.fetch_max_wait_ms,
+            "min_bytes": config.fetch_min_bytes,
+            "max_bytes": config.fetch_max_bytes,
+            "partition_max_bytes": config.max_partition_fetch_bytes,
+            "isolation_level": config.isolation_level,
+        }
         self._next_commit = time.monotonic() + config.auto_commit_interval
         self._next_pattern_check = 0.0
         self._rotation = 0
@@ -384,13 +391,6 @@ class ConsumerCore:
                 self.parts[tp].retry_at = now + self._backoff
             return
         c = self.config
-        options = {
-            "max_wait_ms": c.fetch_max_wait_ms,
-            "min_bytes": c.fetch_min_bytes,
-            "max_bytes": c.fetch_max_bytes,
-            "partition_max_bytes": c.max_partition_fetch_bytes,
-            "isolation_level": c.isolation_level,
-        }
         for node, tps in groups.items():
             if node in busy:
                 continue
@@ -411,7 +411,7 @@ class ConsumerCore:
                 request,
                 {tp.topic for tp in tps},
             )
-            ticket = yield Start(make(options))
+            ticket = yield Start(make(self._fetch_options))
             sent = {tp: (wanted[tp][0], self.parts[tp].epoch) for tp in tps}
             for tp in tps:
                 self.parts[tp].in_flight = True

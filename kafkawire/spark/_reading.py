@@ -35,7 +35,9 @@ def read_offset_range(opts: ReadOptions, r: OffsetRange) -> Iterator[pa.RecordBa
         max_partition_fetch_bytes=opts.partition_max_bytes,
         fetch_max_wait_ms=opts.max_wait_ms,
     )
-    with consumer:
+    # the client (it connects on first use) answers the rare questions: where the log starts
+    # and ends, after an out-of-range position or an empty poll
+    with consumer, opts.client.client() as client:
         consumer.assign([tp])
         consumer.seek(tp, r.start)
         position = r.start
@@ -43,7 +45,7 @@ def read_offset_range(opts: ReadOptions, r: OffsetRange) -> Iterator[pa.RecordBa
             try:
                 batch = consumer.poll_batch(opts.max_wait_ms / 1000 + 1.0, max_records=1 << 30)
             except NoOffsetError:
-                position = _out_of_range(opts, consumer, r, position)
+                position = _out_of_range(opts, client, consumer, r, position)
                 if position is None:
                     return
                 continue
@@ -57,15 +59,14 @@ def read_offset_range(opts: ReadOptions, r: OffsetRange) -> Iterator[pa.RecordBa
                     stop=stop,
                 )
             position = consumer.position(tp)
-            if len(batch) == 0 and _ended(opts, r, position):
+            if len(batch) == 0 and _ended(opts, client, r, position):
                 return
 
 
-def _out_of_range(opts: ReadOptions, consumer, r: OffsetRange, position: int) -> int | None:
+def _out_of_range(opts: ReadOptions, client, consumer, r: OffsetRange, position: int) -> int | None:
     """Where to go on after ``position`` fell out of the log (None: skip the rest)."""
     tp = r.tp
-    with opts.client.client() as client:
-        earliest = client.earliest_offsets([tp])[tp]
+    earliest = client.earliest_offsets([tp])[tp]
     message = f"{tp.topic}-{tp.partition}: offset {position} is out of range"
     if opts.fail_on_data_loss:
         raise DataLossError(message)
@@ -77,12 +78,11 @@ def _out_of_range(opts: ReadOptions, consumer, r: OffsetRange, position: int) ->
     return earliest
 
 
-def _ended(opts: ReadOptions, r: OffsetRange, position: int) -> bool:
+def _ended(opts: ReadOptions, client, r: OffsetRange, position: int) -> bool:
     """Whether the partition ends before ``r.end`` (an empty poll): fine if what is left are
     control records, data loss otherwise."""
     tp = r.tp
-    with opts.client.client() as client:
-        end = client.latest_offsets([tp], isolation_level=opts.isolation_level)[tp]
+    end = client.latest_offsets([tp], isolation_level=opts.isolation_level)[tp]
     if end > position:
         return False  # more is coming: poll again
     if end < r.end:

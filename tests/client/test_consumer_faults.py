@@ -13,7 +13,7 @@ import pytest
 from kafkawire.client import Client, TopicPartition
 from tests.support.broker import free_port, launch_tansu
 from tests.support.faces import FACES, make_consumer
-from tests.support.faults import BLACKHOLE, PASS, FaultProxy
+from tests.support.faults import BLACKHOLE, PASS, proxied_tansu
 
 pytestmark = pytest.mark.interop
 
@@ -22,16 +22,8 @@ RECORDS = 6000
 
 @pytest.fixture(scope="module")
 def proxy():
-    """A Tansu of its own that advertises the fault proxy in front of it."""
-    port = free_port()
-    proxy = FaultProxy(port)
-    process = launch_tansu(port, proxy.address)
-    try:
+    with proxied_tansu() as proxy:
         yield proxy
-    finally:
-        proxy.close()
-        process.terminate()
-        process.wait(10)
 
 
 @pytest.fixture(scope="module")

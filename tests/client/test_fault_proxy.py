@@ -12,9 +12,8 @@ import numpy as np
 import pytest
 
 from kafkawire.client import IdempotentProducer, RequestTimeoutError, TopicPartition
-from tests.support.broker import free_port, launch_tansu
 from tests.support.faces import make_client
-from tests.support.faults import BLACKHOLE, PASS, TRICKLE, FaultProxy
+from tests.support.faults import BLACKHOLE, PASS, TRICKLE, proxied_tansu
 
 pytestmark = pytest.mark.interop
 RECORDS = 20_000
@@ -22,16 +21,8 @@ RECORDS = 20_000
 
 @pytest.fixture(scope="module")
 def proxied_broker():
-    """A Tansu of its own that advertises the fault proxy in front of it."""
-    port = free_port()
-    proxy = FaultProxy(port)
-    process = launch_tansu(port, proxy.address)
-    try:
+    with proxied_tansu() as proxy:
         yield proxy
-    finally:
-        proxy.close()
-        process.terminate()
-        process.wait(10)
 
 
 @pytest.fixture

@@ -12,8 +12,9 @@ import socket
 import struct
 import threading
 import time
+from collections.abc import Iterator
 
-from tests.support.broker import free_port
+from tests.support.broker import free_port, launch_tansu
 
 PASS, BLACKHOLE, TRICKLE = "pass", "blackhole", "trickle"
 
@@ -99,3 +100,18 @@ def _abort(s: socket.socket) -> None:
         s.shutdown(socket.SHUT_RDWR)
     with contextlib.suppress(OSError):
         s.close()
+
+
+@contextlib.contextmanager
+def proxied_tansu() -> Iterator[FaultProxy]:
+    """A Tansu of its own that advertises the fault proxy in front of it, so that every
+    connection a client makes goes through the proxy."""
+    port = free_port()
+    proxy = FaultProxy(port)
+    process = launch_tansu(port, proxy.address)
+    try:
+        yield proxy
+    finally:
+        proxy.close()
+        process.terminate()
+        process.wait(10)
