@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from kafkawire.errors import KafkawireError
+from kafkawire.errors import DecodeError
 from kafkawire.protocol.error_codes import (
     ERRORS,
     BrokerError,
@@ -361,9 +361,14 @@ class ConsumerCore:
             return decode_records(
                 raw.records, verify_crc=self.config.check_crcs, aborted_transactions=aborted
             )
-        except KafkawireError as exc:
+        except DecodeError as exc:
             part.move_to(part.position)  # the bad bytes are dropped; a poll fetches again
-            raise type(exc)(f"{tp.topic}-{tp.partition} at offset {part.position}: {exc}") from exc
+            raise type(exc)(
+                f"{tp.topic}-{tp.partition} at offset {part.position}: {exc.reason}",
+                offset=exc.offset,
+                batch_offset=exc.batch_offset,
+                field=exc.field,
+            ) from exc
 
     # ---- fetching -----------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from kafkawire import Codec
+from kafkawire import Codec, CrcError, build_batches
 from kafkawire.client import (
     Client,
     ConfigError,
@@ -213,3 +213,22 @@ def test_bad_settings_are_named():
         Consumer("127.0.0.1:9", config={"isolation.level": "committed"})
     with pytest.raises(ConfigError, match=r"group\.instance\.id needs a group\.id"):
         Consumer("127.0.0.1:9", config={"group.instance.id": "x"})
+
+
+def test_a_corrupt_batch_is_a_clear_error_every_time(broker, admin, face):
+    """A batch whose CRC does not match (the broker stores what it is given) ends the poll
+    with CrcError naming the partition, the offset and the field; nothing is skipped: the
+    next poll fetches it again and says so again."""
+    topic = f"kw-{uuid.uuid4().hex[:10]}"
+    admin.create_topics([topic])
+    tp = TopicPartition(topic, 0)
+    bad = bytearray(b"".join(build_batches([b"a", b"b"])))
+    bad[-1] ^= 0xFF
+    admin.produce(tp, bytes(bad))
+    with make_consumer(face, broker.bootstrap, config={"auto.offset.reset": "earliest"}) as c:
+        c.assign([tp])
+        for _ in range(2):
+            with pytest.raises(CrcError, match=rf"{topic}-0 at offset 0: CRC-32C mismatch") as e:
+                consume(c, 1, timeout=5)
+            assert e.value.field == "crc" and e.value.batch_offset == 0
+        assert c.position(tp) == 0
