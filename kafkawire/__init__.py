@@ -40,7 +40,7 @@ def __getattr__(name: str):
         from kafkawire import protocol
 
         return getattr(protocol, name)
-    if name in ("Client", "Consumer", "aio"):  # the client is imported on first use too
+    if name in ("Client", "Consumer", "Producer", "aio"):  # the client is imported on first use too
         import kafkawire.aio
         import kafkawire.client
 
@@ -65,6 +65,7 @@ __all__ = [
     "EncodeError",
     "KafkawireError",
     "LimitExceededError",
+    "Producer",
     "Record",
     "RecordBatch",
     "RecordView",

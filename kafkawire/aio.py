@@ -1,10 +1,12 @@
 """kafkawire's asyncio face: the same names as the blocking one, with coroutine methods.
 
-``kafkawire.aio.Client`` and ``kafkawire.aio.Consumer`` have the constructors and methods of
-``kafkawire.Client`` and ``kafkawire.Consumer``; both faces drive the same sans-IO core
+``kafkawire.aio.Client``, ``kafkawire.aio.Consumer`` and ``kafkawire.aio.Producer`` have the
+constructors and methods of ``kafkawire.Client``, ``kafkawire.Consumer`` and
+``kafkawire.Producer``; both faces drive the same sans-IO core
 (``kafkawire.client``)."""
 
 from kafkawire.client import AsyncClient as Client
 from kafkawire.client import AsyncConsumer as Consumer
+from kafkawire.client import AsyncProducer as Producer
 
-__all__ = ["Client", "Consumer"]
+__all__ = ["Client", "Consumer", "Producer"]

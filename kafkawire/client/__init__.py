@@ -6,20 +6,27 @@ The layers (``docs/architecture.md``): ``session`` is one broker connection as a
 generators of the calls they need (``flow``); ``sync_transport`` and ``aio_transport``, the
 only modules that touch sockets, drive them; ``faces`` puts the public methods on top, once
 for both. ``consumer`` is the consumer's state machine (positions, pipelined fetches, the
-group) and ``consumer_faces`` its two faces. ``tls`` makes the SSLContext, ``sasl`` the SASL
-mechanisms the session carries (``docs/security.md``).
+group) and ``consumer_faces`` its two faces; ``producer_core`` the producer's (batches in
+``accumulator``, transactions' requests in ``transactions``) and ``producer_faces`` its two.
+``tls`` makes the SSLContext, ``sasl`` the SASL mechanisms the session carries
+(``docs/security.md``).
 """
 
+from .accumulator import AsyncRecordFuture, RecordFuture
 from .consumer import ConsumerBatch, ConsumerRecord, NoOffsetError, PartitionRecords
 from .consumer_faces import AsyncConsumer, Consumer
 from .errors import (
     AuthenticationError,
     BrokerConnectionError,
+    BufferFullError,
     ClientError,
     ConfigError,
+    DeliveryTimeoutError,
     NotKafkaError,
+    RecordTooLargeError,
     RequestTimeoutError,
     TlsError,
+    TransactionStateError,
 )
 from .faces import AsyncClient, Client
 from .group import CommitFailedError
@@ -32,6 +39,8 @@ from .group_admin import (
     PartitionLag,
 )
 from .partitioner import default_partition, key_partitions, murmur2
+from .producer_faces import AsyncProducer, BatchMetadata, Producer
+from .transactions import ConsumerGroupMetadata
 from .types import (
     EARLIEST,
     LATEST,
@@ -45,6 +54,7 @@ from .types import (
     PartitionInfo,
     ProduceResult,
     RecordChunk,
+    RecordMetadata,
     TopicInfo,
     TopicPartition,
 )
@@ -56,8 +66,12 @@ __all__ = [
     "READ_UNCOMMITTED",
     "AsyncClient",
     "AsyncConsumer",
+    "AsyncProducer",
+    "AsyncRecordFuture",
     "AuthenticationError",
+    "BatchMetadata",
     "BrokerConnectionError",
+    "BufferFullError",
     "Client",
     "ClientError",
     "ClusterMetadata",
@@ -67,7 +81,9 @@ __all__ = [
     "ConfigResource",
     "Consumer",
     "ConsumerBatch",
+    "ConsumerGroupMetadata",
     "ConsumerRecord",
+    "DeliveryTimeoutError",
     "FetchedPartition",
     "GroupDescription",
     "GroupListing",
@@ -81,11 +97,16 @@ __all__ = [
     "PartitionLag",
     "PartitionRecords",
     "ProduceResult",
+    "Producer",
     "RecordChunk",
+    "RecordFuture",
+    "RecordMetadata",
+    "RecordTooLargeError",
     "RequestTimeoutError",
     "TlsError",
     "TopicInfo",
     "TopicPartition",
+    "TransactionStateError",
     "default_partition",
     "key_partitions",
     "murmur2",

@@ -80,15 +80,6 @@ def _resolve(done: list[Completion]) -> None:
             future.set_result(response)
 
 
-async def _finished(tasks: list[asyncio.Future], timeout: float) -> dict:
-    """A Wait: the outcomes of the Started calls that finish first."""
-    if not tasks:
-        await asyncio.sleep(timeout)
-        return {}
-    done, _ = await asyncio.wait(tasks, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-    return {task: task.result()[0] for task in done}
-
-
 class AsyncTransport:
     def __init__(self, core: ClientCore) -> None:
         self._core = core
@@ -97,6 +88,30 @@ class AsyncTransport:
         self._tls = ssl_context(core.config)
         self._sasl = sasl_authenticator(core.config)
         self._token_lock = asyncio.Lock()  # one token fetch at a time
+        self._woken = False
+        self._waking: asyncio.Future | None = None  # ends the current Wait (wake)
+
+    def wake(self) -> None:
+        """End the current (or next) Wait now (from the transport's event loop)."""
+        self._woken = True
+        if self._waking is not None and not self._waking.done():
+            self._waking.set_result(None)
+
+    async def _finished(self, tasks: list[asyncio.Future], timeout: float) -> dict:
+        """A Wait: the outcomes of the Started calls that finish first (none if ``timeout``
+        passes or ``wake`` is called first)."""
+        if self._woken:
+            self._woken = False
+            return {t: t.result()[0] for t in tasks if t.done()}
+        self._waking = asyncio.get_running_loop().create_future()
+        try:
+            done, _ = await asyncio.wait(
+                [*tasks, self._waking], timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            self._waking = None
+            self._woken = False
+        return {task: task.result()[0] for task in done if task in tasks}
 
     async def run(self, flow: Flow):
         """Drive ``flow`` to its end; its return value."""
@@ -107,7 +122,7 @@ class AsyncTransport:
                     effect = flow.send(asyncio.ensure_future(self._perform([effect.call])))
                     continue
                 if isinstance(effect, Wait):
-                    effect = flow.send(await _finished(effect.tickets, effect.timeout))
+                    effect = flow.send(await self._finished(effect.tickets, effect.timeout))
                     continue
                 if isinstance(effect, Sleep):
                     await asyncio.sleep(effect.seconds)

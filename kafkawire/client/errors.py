@@ -36,3 +36,21 @@ class AuthenticationError(ClientError):
 
 class ConfigError(ClientError, ValueError):
     """An unknown client property, or a value it cannot take."""
+
+
+class DeliveryTimeoutError(ClientError):
+    """Records were not acknowledged within delivery.timeout.ms (the last error of their tries
+    is in the message). They may or may not have been written."""
+
+
+class RecordTooLargeError(ClientError, ValueError):
+    """A record larger than message.max.bytes: refused by ``send``, nothing else lost."""
+
+
+class BufferFullError(ClientError):
+    """The producer's buffer (queue.buffering.max.kbytes) stayed full for max.block.ms."""
+
+
+class TransactionStateError(ClientError):
+    """A transactional call out of order (send before begin_transaction, commit without a
+    transaction, ...), or a transaction that must be aborted because part of it failed."""

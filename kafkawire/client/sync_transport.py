@@ -48,6 +48,17 @@ class SyncTransport:
         self._timeouts: dict[int, float] = {}
         self._tls = ssl_context(core.config)
         self._sasl = sasl_authenticator(core.config)
+        # wake(): another thread ends a Wait early through this pair (a producer's caller)
+        self._wake_in, self._wake_out = socket.socketpair()
+        self._wake_in.setblocking(False)
+        self._wake_out.setblocking(False)
+        self._selector.register(self._wake_in, selectors.EVENT_READ, None)
+        self._woken = False
+
+    def wake(self) -> None:
+        """End the current (or next) Wait now; safe from any thread."""
+        with contextlib.suppress(OSError):  # full (a wake is pending anyway) or closed
+            self._wake_out.send(b"\0")
 
     def run(self, flow: Flow):
         """Drive ``flow`` to its end; its return value."""
@@ -71,6 +82,8 @@ class SyncTransport:
         for conn in list(self._connections.values()):
             self._drop(conn)
         self._selector.close()
+        self._wake_in.close()
+        self._wake_out.close()
 
     # ---- calls ----------------------------------------------------------------------------
 
@@ -90,8 +103,10 @@ class SyncTransport:
             self._forget(tokens)
 
     def _wait_any(self, tickets: list[int], timeout: float) -> dict[int, object]:
-        """A Wait: the outcomes of the tickets that finish first (none if ``timeout`` passes)."""
+        """A Wait: the outcomes of the tickets that finish first (none if ``timeout`` passes
+        or ``wake`` is called first)."""
         self._wait(tickets, time.monotonic() + timeout, every=False)
+        self._woken = False
         done = {t: self._results.pop(t) for t in tickets if not self._waiting(t)}
         self._forget(done)
         return done
@@ -128,7 +143,7 @@ class SyncTransport:
         finished, or ``until`` passes; each call fails at its own deadline."""
         while True:
             waiting = [t for t in tokens if self._waiting(t)]
-            if not waiting or (not every and len(waiting) < len(tokens)):
+            if self._done_waiting(tokens, waiting, every):
                 return
             now = time.monotonic()
             for token in waiting:
@@ -141,18 +156,31 @@ class SyncTransport:
                     # the answer may still come: the connection cannot be reused
                     self._complete(conn.session.close("closed: a call on it timed out"))
                     self._drop(conn)
-            waiting = [self._deadlines[t] for t in tokens if self._waiting(t)]
-            if not waiting or (not every and len(waiting) < len(tokens)):
+            waiting = [t for t in tokens if self._waiting(t)]
+            if self._done_waiting(tokens, waiting, every):
                 return
-            end = min(waiting) if until is None else min(min(waiting), until)
+            ends = [self._deadlines[t] for t in waiting]
+            if until is not None:
+                ends.append(until)
             if until is not None and now >= until:
                 return
-            for key, mask in self._selector.select(max(0.0, end - now)):
+            for key, mask in self._selector.select(max(0.0, min(ends) - now) if ends else None):
                 conn = key.data
+                if conn is None:  # the wake pair
+                    with contextlib.suppress(OSError):
+                        self._wake_in.recv(4096)
+                    self._woken = True
+                    continue
                 if mask & selectors.EVENT_WRITE:
                     self._write(conn)
                 if mask & selectors.EVENT_READ and not conn.session.closed:
                     self._read(conn)
+
+    def _done_waiting(self, tokens: list[int], waiting: list[int], every: bool) -> bool:
+        if every:
+            return not waiting
+        # a Wait: one has finished, or a wake came (a Wait for nothing sleeps till either)
+        return self._woken or len(waiting) < len(tokens)
 
     def _waiting(self, token: int) -> bool:
         """Whether call ``token`` is unfinished: no outcome yet, or (a Produce with acks=0,

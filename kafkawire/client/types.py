@@ -71,6 +71,15 @@ class ProduceResult(NamedTuple):
     log_start_offset: int
 
 
+class RecordMetadata(NamedTuple):
+    """Where the broker put a produced record (offset -1: unknown, as with acks=0)."""
+
+    topic: str
+    partition: int
+    offset: int
+    timestamp: int  # the record's create time, or the broker's with LogAppendTime
+
+
 @dataclass
 class FetchedPartition:
     """One partition of a Fetch response: the raw record batches and the partition's state."""

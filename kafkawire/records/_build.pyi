@@ -70,6 +70,18 @@ class BatchBuilder:
             after :meth:`build`.
         """
 
+    def set_producer(
+        self,
+        producer_id: int,
+        producer_epoch: int,
+        base_sequence: int,
+        is_transactional: bool = False,
+    ) -> None:
+        """Set the producer fields (and the transactional bit) before :meth:`build`.
+
+        :raises EncodeError: after build, a legacy magic, or a value out of range.
+        """
+
     def build(self) -> bytes:
         """The finished batch, compressed if a codec was set.  Once only.
 
@@ -91,6 +103,19 @@ class BatchBuilder:
     @property
     def is_full(self) -> bool:
         """True when not even a record with null key and value would still fit."""
+
+def stamp_producer(
+    batch: _Bytes,
+    producer_id: int,
+    producer_epoch: int,
+    base_sequence: int,
+    is_transactional: bool = False,
+) -> bytes:
+    """A copy of one magic 2 record batch with these producer fields and transactional bit,
+    its CRC-32C computed again.
+
+    :raises EncodeError: not a magic 2 batch, or a value out of range.
+    """
 
 def build_control_batch(
     *,

@@ -573,6 +573,18 @@ cdef class BatchBuilder:
         self._count += 1
         return 1
 
+    def set_producer(self, producer_id, producer_epoch, base_sequence, is_transactional=False):
+        """Set the producer fields before build(): a producer numbers a batch when it sends
+        it, not when its first record comes in."""
+        if self._built:
+            raise EncodeError("set_producer after build")
+        if self._magic != 2:
+            raise EncodeError("producer fields need magic 2")
+        self._producer_id = _int_arg(producer_id, -1, INT64_MAX, "producer_id")
+        self._producer_epoch = <int16_t>_int_arg(producer_epoch, -1, INT16_MAX, "producer_epoch")
+        self._base_sequence = <int32_t>_int_arg(base_sequence, -1, INT32_MAX, "base_sequence")
+        self._transactional = bool(is_transactional)
+
     def build(self):
         """The finished batch; the builder cannot be used after this."""
         if self._built:
@@ -704,6 +716,32 @@ cdef void _put_legacy(uint8_t *p, int magic, int64_t offset, int attrs, int64_t 
     q = _put_bytes32(q, vp, vl)
     kw_put_be32(p + 8, <uint32_t>(q - p - LOG_OVERHEAD))
     kw_put_be32(p + LOG_OVERHEAD, _crc32(p + LOG_OVERHEAD + 4, <size_t>(q - p - LOG_OVERHEAD - 4)))
+
+
+def stamp_producer(batch, producer_id, producer_epoch, base_sequence, is_transactional=False):
+    """A copy of the record batch ``batch`` (magic 2) with other producer fields (and the
+    transactional bit), its CRC computed again: a batch built before its producer numbered
+    it."""
+    cdef const uint8_t[::1] src = batch
+    cdef Py_ssize_t n = src.shape[0]
+    cdef bytes out
+    cdef uint8_t *o
+    cdef int64_t pid = _int_arg(producer_id, -1, INT64_MAX, "producer_id")
+    cdef int16_t epoch = <int16_t>_int_arg(producer_epoch, -1, INT16_MAX, "producer_epoch")
+    cdef int32_t seq = <int32_t>_int_arg(base_sequence, -1, INT32_MAX, "base_sequence")
+    if n < V2_HEADER or src[16] != 2:
+        raise EncodeError("stamp_producer takes one record batch of magic 2")
+    out = PyBytes_FromStringAndSize(<const char *>&src[0], n)
+    o = <uint8_t *>PyBytes_AS_STRING(out)
+    if is_transactional:
+        o[22] |= ATTR_TRANSACTIONAL
+    else:
+        o[22] &= ~ATTR_TRANSACTIONAL
+    kw_put_be64(o + 43, <uint64_t>pid)
+    kw_put_be16(o + 51, <uint16_t>epoch)
+    kw_put_be32(o + 53, <uint32_t>seq)
+    kw_put_be32(o + 17, kw_crc32c(0, o + 21, <size_t>(n - 21)))
+    return out
 
 
 def build_control_batch(

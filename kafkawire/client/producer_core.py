@@ -1,0 +1,875 @@
+"""The producer as a sans-IO state machine: partitioning, per-partition batches with linger and
+size triggers, pipelined produce requests with idempotent sequence numbers, retries,
+delivery timeouts, and transactions.
+
+The faces (``producer_faces.py``) append records under ``lock`` and run one flow,
+``sender()``, for the producer's life: it yields ``Start`` for each produce request (one per
+broker, carrying one batch of every partition that is ready) and ``Wait`` for their answers,
+woken early when a batch fills up or a caller flushes. The other things the producer asks of
+the cluster (metadata, InitProducerId, the transaction coordinator's requests) are ordinary
+flows that the sender steps as *jobs* between its own calls, so one connection per broker
+carries everything and nothing of the protocol is written twice.
+
+Ordering under retries: a batch that comes back is put back by its sequence number, and the
+partition sends nothing more until its requests in flight have all answered; then the batches
+go again in order. With idempotence the broker drops the copies of batches it already has
+(DUPLICATE_SEQUENCE_NUMBER, or the original answer).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import zlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from kafkawire.protocol import messages as m
+from kafkawire.protocol.error_codes import (
+    BrokerError,
+    ErrorCode,
+    OutOfOrderSequenceNumberError,
+    ProducerFencedError,
+    UnknownTopicOrPartitionError,
+    error_class,
+)
+from kafkawire.records import BatchBuilder
+from kafkawire.records._build import murmur2
+
+from . import producer as produce_flows
+from .accumulator import DONE, IN_FLIGHT, QUEUED, PartitionQueue, ProducerBatch
+from .core import ClientCore
+from .errors import (
+    BufferFullError,
+    ClientError,
+    DeliveryTimeoutError,
+    RecordTooLargeError,
+    TransactionStateError,
+)
+from .flow import Call, Flow, Gather, Sleep, Start, Wait
+from .producer_config import ProducerConfig
+from .transactions import (
+    ConsumerGroupMetadata,
+    GroupCoordinator,
+    ProducerIdentity,
+    TransactionCoordinator,
+    fenced,
+)
+from .types import OffsetAndMetadata, TopicPartition
+
+_IDLE_WAIT = 5.0  # the longest the sender sleeps with nothing to do (a wake ends it sooner)
+_METADATA_MAX_AGE = 300.0  # metadata.max.age.ms: partitions added to a topic show up
+_REFRESH_ON = {
+    ErrorCode.NOT_LEADER_OR_FOLLOWER,
+    ErrorCode.LEADER_NOT_AVAILABLE,
+    ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+    ErrorCode.FENCED_LEADER_EPOCH,
+    ErrorCode.UNKNOWN_LEADER_EPOCH,
+    ErrorCode.KAFKA_STORAGE_ERROR,
+}
+
+# transaction states
+NO_TRANSACTIONS, UNINITIALIZED, READY, IN_TRANSACTION, COMMITTING, ABORTING, FATAL = range(7)
+
+
+@dataclass(frozen=True, slots=True)
+class _Drained:
+    """A job's effect: resume once no batch is queued or in flight (a transaction's end)."""
+
+
+class _Job:
+    __slots__ = ("flow", "on_done", "wake_at")
+
+    def __init__(self, flow: Flow, on_done: Callable[[Any, BaseException | None], None]):
+        self.flow = flow
+        self.on_done = on_done
+        self.wake_at = 0.0
+
+
+class _Topic:
+    __slots__ = ("name", "queues", "sticky")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.queues: list[PartitionQueue] = []
+        self.sticky = -1
+
+
+class NeedTopic(Exception):
+    """``append`` to a topic whose partitions are not known yet: the face fetches them
+    (``topic_flow``) and appends again."""
+
+
+class ProducerCore:
+    def __init__(
+        self,
+        core: ClientCore,
+        config: ProducerConfig,
+        *,
+        lock,
+        notify: Callable[[], None],
+        wake: Callable[[], None],
+    ) -> None:
+        self.core = core
+        self.config = config
+        self.lock = lock  # held by whoever touches the state (the sender, the callers)
+        self._notify = notify  # under the lock: a batch finished (blocked callers re-check)
+        self.wake = wake  # the sender should look again now (from any thread)
+        self.topics: dict[str, _Topic] = {}
+        self.queues: dict[TopicPartition, PartitionQueue] = {}
+        self.sent: set[ProducerBatch] = set()
+        self.buffered = 0  # bytes of closed batches not finished
+        self.flushing = 0
+        self.closing = False
+        self.sleeping_until = 0.0  # the sender is in a Wait until then (0: awake)
+        self._wake_at = 0.0  # the next linger or retry backoff to end
+        self._node_in_flight: dict[int, int] = {}
+        self._to_start: list[tuple[Call, Callable]] = []
+        self._sleeping: list[_Job] = []
+        self._drain_waiters: list[_Job] = []
+        self._jobs = 0
+        self._callbacks: list = []
+        self._metadata_job = False
+        self._metadata_due = False
+        self._metadata_at = time.monotonic()
+        self._identity_job = False
+        self._reset_identity = False
+        self.identity: ProducerIdentity | None = None
+        self.fatal: BaseException | None = None
+        # transactions
+        txn_id = config.transactional_id
+        self.txn_state = NO_TRANSACTIONS if txn_id is None else UNINITIALIZED
+        self._txn = None if txn_id is None else TransactionCoordinator(core, txn_id)
+        self._txn_partitions: set[TopicPartition] = set()
+        self._txn_adding = False
+        self._txn_offsets = False
+        self.txn_error: BaseException | None = None
+        partitioner = config.partitioner
+        self._hash = zlib.crc32 if partitioner.startswith("consistent") else murmur2
+        # what a record without a key gets: a sticky partition, the empty key's, a random one
+        self._keyless = {"murmur2": "hash", "consistent": "hash", "random": "random"}.get(
+            partitioner, "sticky"
+        )
+
+    # ---- appending (callers, under the lock) ------------------------------------------------
+
+    def append(self, topic: str, value, key, headers, partition, timestamp):
+        """Put one record in its partition's open batch: (batch, index, timestamp).
+
+        :raises NeedTopic: the topic's partitions are not known yet.
+        :raises BufferFullError: (as NeedSpace) no room: the caller waits for some."""
+        if self.fatal is not None:
+            raise self.fatal
+        if self.txn_state != NO_TRANSACTIONS and self.txn_state != IN_TRANSACTION:
+            raise TransactionStateError(_not_in_transaction(self.txn_state))
+        t = self.topics.get(topic)
+        if t is None:
+            raise NeedTopic(topic)
+        count = len(t.queues)
+        if partition is None:
+            if key is None or self._keyless == "random":
+                return self._append_keyless(t, value, key, headers, timestamp)
+            partition = (self._hash(key) & 0x7FFFFFFF) % count
+        elif not 0 <= partition < count:
+            raise UnknownTopicOrPartitionError(
+                f"topic {topic!r} has {count} partitions: no partition {partition}"
+            )
+        q = t.queues[partition]
+        if timestamp is None:
+            timestamp = time.time_ns() // 1000000
+        b = q.open
+        if b is None or not b.builder.append(value, key=key, timestamp=timestamp, headers=headers):
+            b = self._new_batch(q, value, key, headers, timestamp)
+        index = b.count
+        b.count = index + 1
+        return b, index, timestamp
+
+    def _append_keyless(self, t: _Topic, value, key, headers, timestamp):
+        """Records without a key (any record, with the random partitioner). Sticky: they fill
+        one partition's batch, then go on to another partition (Java's and librdkafka's
+        default: fewer, larger batches)."""
+        if timestamp is None:
+            timestamp = time.time_ns() // 1000000
+        count = len(t.queues)
+        if self._keyless == "hash":  # murmur2 / consistent: as an empty key
+            q = t.queues[(self._hash(b"") & 0x7FFFFFFF) % count]
+        elif self._keyless == "random":
+            q = t.queues[random.randrange(count)]
+        else:
+            if t.sticky < 0:
+                t.sticky = random.randrange(count)
+            q = t.queues[t.sticky]
+            b = q.open
+            if b is not None and b.builder.append(
+                value, key=key, timestamp=timestamp, headers=headers
+            ):
+                index = b.count
+                b.count = index + 1
+                return b, index, timestamp
+            if count > 1:  # its batch is full or gone: on to another partition
+                t.sticky = (t.sticky + random.randrange(1, count)) % count
+                q = t.queues[t.sticky]
+        b = q.open
+        if b is None or not b.builder.append(value, key=key, timestamp=timestamp, headers=headers):
+            b = self._new_batch(q, value, key, headers, timestamp)
+        index = b.count
+        b.count = index + 1
+        return b, index, timestamp
+
+    def _new_batch(self, q: PartitionQueue, value, key, headers, timestamp) -> ProducerBatch:
+        old = q.open
+        if self.buffered + (0 if old is None else old.builder.size_in_bytes) >= (
+            self.config.buffer_bytes
+        ):
+            raise BufferFullError(
+                f"the producer's buffer holds {self.buffered} bytes "
+                f"(queue.buffering.max.kbytes {self.config.buffer_bytes // 1024})"
+            )
+        c = self.config
+        builder = BatchBuilder(compression=c.compression, max_bytes=c.batch_size)
+        builder.append(value, key=key, timestamp=timestamp, headers=headers)
+        size = builder.size_in_bytes
+        if size > c.message_max_bytes:
+            raise RecordTooLargeError(
+                f"a record of {size} bytes (as a batch) for {q.tp.topic}-{q.tp.partition} is "
+                f"larger than message.max.bytes ({c.message_max_bytes}); it was not sent"
+            )
+        if old is not None:  # full: it goes as soon as the sender can take it
+            self._close(q)  # (only now: a refused record changes nothing)
+        now = time.monotonic()
+        b = ProducerBatch(q.tp, builder, None, 0, now, now + c.delivery_timeout)
+        q.batches.append(b)
+        q.open = b
+        # the sender sleeps past this batch's linger, or the old batch is ready now
+        if self.sleeping_until > now + c.linger or (old is not None and self.sleeping_until):
+            self.sleeping_until = 0.0
+            self.wake()
+        return b
+
+    def append_built(self, tp: TopicPartition, data: bytes, count: int) -> ProducerBatch:
+        """Queue a batch encoded by the caller (the columnar path): numbered when sent."""
+        if self.fatal is not None:
+            raise self.fatal
+        if self.txn_state != NO_TRANSACTIONS and self.txn_state != IN_TRANSACTION:
+            raise TransactionStateError(_not_in_transaction(self.txn_state))
+        q = self.queues[tp]
+        if q.open is not None:  # keep the partition's order: the open batch goes first
+            self._close(q)
+        now = time.monotonic()
+        b = ProducerBatch(tp, None, data, count, now, now + self.config.delivery_timeout)
+        b.accounted = len(data)
+        self.buffered += b.accounted
+        q.batches.append(b)
+        if self.sleeping_until:
+            self.sleeping_until = 0.0
+            self.wake()
+        return b
+
+    def _close(self, q: PartitionQueue) -> None:
+        """The partition's open batch takes no more records; its bytes count as buffered."""
+        b, q.open = q.open, None
+        b.accounted = b.builder.size_in_bytes
+        self.buffered += b.accounted
+
+    def has_space(self) -> bool:
+        return self.buffered < self.config.buffer_bytes or self.fatal is not None
+
+    def partition_count(self, topic: str) -> int | None:
+        t = self.topics.get(topic)
+        return None if t is None else len(t.queues)
+
+    def unfinished(self) -> list[ProducerBatch]:
+        """Every batch not finished now (a flush waits for these)."""
+        return [b for q in self.queues.values() for b in q.batches] + list(self.sent)
+
+    def begin_flush(self) -> None:
+        self.flushing += 1
+        self.sleeping_until = 0.0
+        self.wake()
+
+    # ---- the sender ---------------------------------------------------------------------------
+
+    def sender(self) -> Flow[None]:
+        """The producer's one long flow: sends what is ready, handles the answers, steps the
+        jobs; ends when the producer is closed and nothing is left."""
+        tickets: dict = {}
+        while True:
+            with self.lock:
+                now = time.monotonic()
+                self._tick(now)
+                starts, self._to_start = self._to_start, []
+                self._wake_at = now + _IDLE_WAIT  # _drain brings it forward
+                starts += self._drain(now)
+                finished = self.closing and not tickets and not starts and self._idle()
+                timeout = 0.0 if starts else max(0.0, self._next_deadline(now) - now)
+                self.sleeping_until = now + timeout if timeout > 0 else 0.0
+            self.run_callbacks()
+            if finished:
+                return
+            for call, handler in starts:
+                tickets[(yield Start(call))] = handler
+            done = yield Wait(list(tickets), timeout)
+            with self.lock:
+                self.sleeping_until = 0.0
+                for ticket, outcome in done.items():
+                    tickets.pop(ticket)(outcome)
+            self.run_callbacks()
+
+    def _idle(self) -> bool:
+        return (
+            not self.sent and self._jobs == 0 and not any(q.batches for q in self.queues.values())
+        )
+
+    def _next_deadline(self, now: float) -> float:
+        """When the sender must look again with no answer coming: a linger, a retry's backoff,
+        a delivery timeout, a sleeping job, the metadata's age."""
+        at = self._wake_at
+        for q in self.queues.values():
+            if q.batches:
+                at = min(at, q.batches[0].deadline)
+        for job in self._sleeping:
+            at = min(at, job.wake_at)
+        if self.topics:
+            at = min(at, self._metadata_at + _METADATA_MAX_AGE)
+        return at
+
+    def _tick(self, now: float) -> None:
+        for job in [j for j in self._sleeping if j.wake_at <= now]:
+            self._sleeping.remove(job)
+            self._step(job, None)
+        if self._drain_waiters and self._drained():
+            waiters, self._drain_waiters = self._drain_waiters, []
+            for job in waiters:
+                self._step(job, None)
+        self._expire(now)
+        if self.topics and (self._metadata_due or now >= self._metadata_at + _METADATA_MAX_AGE):
+            self._refresh_metadata()
+
+    def _drained(self) -> bool:
+        return not self.sent and not any(q.batches for q in self.queues.values())
+
+    def run_callbacks(self) -> None:
+        if not self._callbacks:
+            return
+        callbacks, self._callbacks = self._callbacks, []
+        for fn, future in callbacks:
+            try:
+                fn(future)
+            except Exception:  # a user's callback must not stop the sender
+                import logging
+
+                logging.getLogger("kafkawire.producer").exception("a delivery callback failed")
+
+    # ---- jobs: flows stepped by the sender ----------------------------------------------------
+
+    def start_job(self, flow: Flow, on_done: Callable[[Any, BaseException | None], None]) -> None:
+        """Run ``flow`` on the sender (under the lock); ``on_done(result, error)`` at its end."""
+        self._jobs += 1
+        self._step(_Job(flow, on_done), None)
+        self.sleeping_until = 0.0
+        self.wake()
+
+    def _step(self, job: _Job, outcome) -> None:
+        try:
+            if isinstance(outcome, BaseException):
+                effect = job.flow.throw(outcome)
+            else:
+                effect = job.flow.send(outcome)
+        except StopIteration as stop:
+            self._jobs -= 1
+            job.on_done(stop.value, None)
+            return
+        except Exception as exc:
+            self._jobs -= 1
+            job.on_done(None, exc)
+            return
+        if isinstance(effect, Call):
+            self._to_start.append((effect, partial(self._step, job)))
+        elif isinstance(effect, Gather):
+            results: list = [None] * len(effect.calls)
+            left = [len(effect.calls)]
+
+            def one(i, outcome):
+                results[i] = outcome
+                left[0] -= 1
+                if left[0] == 0:
+                    self._step(job, results)
+
+            if not effect.calls:
+                self._step(job, [])
+            for i, call in enumerate(effect.calls):
+                self._to_start.append((call, partial(one, i)))
+        elif isinstance(effect, Sleep):
+            job.wake_at = time.monotonic() + effect.seconds
+            self._sleeping.append(job)
+        elif isinstance(effect, _Drained):
+            self._drain_waiters.append(job)
+        else:
+            self._step(job, TypeError(f"a producer job yielded {effect!r}"))
+
+    # ---- metadata ---------------------------------------------------------------------------
+
+    def topic_flow(self, topic: str) -> Flow[int]:
+        """A job: the topic's partitions, waited for up to topic.metadata.propagation.max.ms
+        (a topic just created may not be known to every broker yet)."""
+        give_up = time.monotonic() + self.config.topic_metadata_wait
+        backoff = self.core.config.retry_backoff
+        while True:
+            try:
+                answer = yield from self.core.metadata([topic])
+                info = answer.topics.get(topic)
+                code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION if info is None else info.error_code
+                if code == 0 and info.partitions:
+                    self._known(info)
+                    return len(info.partitions)
+                error = error_class(code)(f"topic {topic!r}") if code else None
+                if error is not None and not error.retriable:
+                    raise error
+            except ClientError:
+                if time.monotonic() >= give_up:
+                    raise
+            if time.monotonic() >= give_up:
+                raise UnknownTopicOrPartitionError(
+                    f"topic {topic!r} is not in the cluster after "
+                    f"{self.config.topic_metadata_wait:g} s (topic.metadata.propagation.max.ms):"
+                    " create it first, or let the broker create topics"
+                )
+            yield Sleep(backoff)
+            backoff = min(backoff * 2, 1.0)
+
+    def _known(self, info) -> None:
+        t = self.topics.get(info.name)
+        if t is None:
+            t = self.topics[info.name] = _Topic(info.name)
+        while len(t.queues) < len(info.partitions):  # new partitions (never fewer)
+            tp = TopicPartition(info.name, len(t.queues))
+            q = self.queues[tp] = PartitionQueue(tp)
+            t.queues.append(q)
+
+    def _refresh_metadata(self) -> None:
+        if self._metadata_job:
+            return
+        self._metadata_job = True
+        self._metadata_due = False
+        self._metadata_at = time.monotonic()
+
+        def done(answer, error):
+            self._metadata_job = False
+            if error is None:
+                for info in answer.topics.values():
+                    if info.error_code == 0 and info.name in self.topics:
+                        self._known(info)
+
+        self.start_job(self.core.metadata_once(list(self.topics)), done)
+
+    def _leader(self, tp: TopicPartition) -> int | None:
+        cluster = self.core.cluster
+        info = None if cluster is None else cluster.topics.get(tp.topic)
+        part = None if info is None else info.partitions.get(tp.partition)
+        if (
+            part is None
+            or part.leader < 0
+            or part.error_code
+            or part.leader not in self.core.brokers
+        ):
+            return None
+        return part.leader
+
+    # ---- draining: produce requests ----------------------------------------------------------
+
+    @property
+    def idempotent(self) -> bool:
+        return self.config.enable_idempotence
+
+    def _drain(self, now: float) -> list[tuple[Call, Callable]]:
+        if not self._ready_to_send():
+            return []
+        c = self.config
+        txn = self.txn_state != NO_TRANSACTIONS
+        by_node: dict[int, list[tuple[PartitionQueue, ProducerBatch]]] = {}
+        to_add = []
+        for q in self.queues.values():
+            if not q.batches:
+                continue
+            b = q.batches[0]
+            if b.retry_at > now:
+                self._wake_at = min(self._wake_at, b.retry_at)
+                continue
+            if q.retrying and q.in_flight:
+                continue
+            if b is q.open and not self.flushing and now < b.created + c.linger:
+                self._wake_at = min(self._wake_at, b.created + c.linger)
+                continue
+            if self.idempotent and q.in_flight >= c.max_in_flight:
+                continue
+            leader = self._leader(q.tp)
+            if leader is None:
+                self._metadata_due = True
+                continue
+            if txn and q.tp not in self._txn_partitions:
+                to_add.append(q.tp)
+                continue
+            if self._node_in_flight.get(leader, 0) >= c.max_in_flight:
+                continue
+            by_node.setdefault(leader, []).append((q, b))
+        if to_add and not self._txn_adding:
+            self._add_partitions(to_add)
+        return [self._request(node, picks) for node, picks in by_node.items()]
+
+    def _ready_to_send(self) -> bool:
+        if self.fatal is not None:
+            return False
+        if self.txn_error is not None and self.txn_state != NO_TRANSACTIONS:
+            # part of the transaction failed: it can only be aborted, the rest need not go
+            failed = TransactionStateError(
+                f"an earlier part of the transaction failed ({self.txn_error}): abort it"
+            )
+            for q in self.queues.values():
+                for b in [b for b in q.batches if b.state == QUEUED]:
+                    self._finish(b, error=failed)
+            return False
+        if self.idempotent:
+            if self._reset_identity and not self.sent and self.txn_state == NO_TRANSACTIONS:
+                self._reset_identity = False
+                self.identity = None
+            if self.identity is None:
+                if self.txn_state == NO_TRANSACTIONS and not self._identity_job:
+                    self._new_identity()
+                return False
+            if self._reset_identity:
+                return False
+        return True
+
+    def _request(self, node: int, picks) -> tuple[Call, Callable]:
+        c = self.config
+        ident = self.identity
+        txn = self.txn_state != NO_TRANSACTIONS
+        topics: dict[str, list] = {}
+        batches = []
+        for q, b in picks:
+            q.batches.popleft()
+            if q.open is b:
+                self._close(q)
+            if ident is None:
+                data = b.build(-1, -1, -1, False)
+            else:
+                if b.stamp != (ident.producer_id, ident.epoch):
+                    b.sequence = q.next_sequence
+                    q.next_sequence = (q.next_sequence + b.count) & 0x7FFFFFFF
+                data = b.build(ident.producer_id, ident.epoch, b.sequence, txn)
+            if q.retrying:  # one at a time until the batches that came back are out again
+                q.retrying = any(x.sequence >= 0 for x in q.batches)
+            q.in_flight += 1
+            b.state = IN_FLIGHT
+            b.attempts += 1
+            self.sent.add(b)
+            batches.append(b)
+            topics.setdefault(q.tp.topic, []).append(
+                m.ProduceRequest.PartitionProduceData(index=q.tp.partition, records=data)
+            )
+        request = m.ProduceRequest(
+            transactional_id=c.transactional_id,
+            acks=c.acks,
+            timeout_ms=int(self.core.config.request_timeout * 1000),
+            topic_data=[
+                m.ProduceRequest.TopicProduceData(name=t, partition_data=ps)
+                for t, ps in topics.items()
+            ],
+        )
+        self._node_in_flight[node] = self._node_in_flight.get(node, 0) + 1
+        call = self.core.call(node, request, extra_timeout=1.0)
+        return call, partial(self._answered, node, batches)
+
+    def _answered(self, node: int, batches: list[ProducerBatch], outcome) -> None:
+        self._node_in_flight[node] -= 1
+        for b in batches:
+            self.sent.discard(b)
+            self.queues[b.tp].in_flight -= 1
+        if isinstance(outcome, BaseException):
+            if not isinstance(outcome, (ClientError, BrokerError)):
+                for b in batches:  # not the broker's doing (a bug, a bad answer): no retry
+                    self._finish(b, error=outcome)
+                return
+            self._metadata_due = True
+            for b in batches:
+                self._retry(b, outcome)
+            return
+        if outcome is None:  # acks=0: no answer comes
+            for b in batches:
+                self._finish(b)
+            return
+        answers = {(t.name, p.index): p for t in outcome.responses for p in t.partition_responses}
+        for b in batches:
+            p = answers.get(b.tp)
+            if p is None:
+                self._retry(b, ClientError(f"Produce answer lacks {b.tp.topic}-{b.tp.partition}"))
+            else:
+                self._partition_answer(b, p)
+
+    def _partition_answer(self, b: ProducerBatch, p) -> None:
+        q = self.queues[b.tp]
+        code = p.error_code
+        where = f"{b.tp.topic}-{b.tp.partition}"
+        if code == 0:
+            if b.sequence >= 0:
+                q.acked = (b.sequence + b.count) & 0x7FFFFFFF
+            self._finish(b, p.base_offset, p.log_append_time_ms)
+        elif code == ErrorCode.DUPLICATE_SEQUENCE_NUMBER and b.sequence >= 0:
+            # an earlier try of this batch was written, its answer lost: the offset is unknown
+            q.acked = (b.sequence + b.count) & 0x7FFFFFFF
+            self._finish(b)
+        elif code == ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER and b.sequence != q.acked:
+            self._retry(b, OutOfOrderSequenceNumberError(where))  # an earlier batch came back
+        elif code in (ErrorCode.INVALID_PRODUCER_EPOCH, ErrorCode.PRODUCER_FENCED):
+            self.fail_all(fenced(f"Produce to {where}", self.config.transactional_id))
+        elif code == ErrorCode.UNKNOWN_PRODUCER_ID and self.txn_state == NO_TRANSACTIONS:
+            # the broker forgot this producer (its records were deleted): a new id, same records
+            self._reset_identity = True
+            self._retry(b, error_class(code)(where))
+        else:
+            detail = p.error_message or "; ".join(
+                f"record {e.batch_index}: {e.batch_index_error_message}" for e in p.record_errors
+            )
+            error = error_class(code)(f"{where}: {detail}" if detail else where)
+            if error.retriable:
+                if code in _REFRESH_ON:
+                    self._metadata_due = True
+                self._retry(b, error)
+            else:
+                self._finish(b, error=error)
+
+    def _retry(self, b: ProducerBatch, error: BaseException) -> None:
+        now = time.monotonic()
+        c = self.config
+        b.last_error = error
+        if self.fatal is not None:
+            self._finish(b, error=self.fatal)
+        elif now >= b.deadline:
+            self._finish(b, error=self._timed_out(b))
+        elif b.attempts > c.retries:
+            self._finish(b, error=error)
+        else:
+            backoff = self.core.config.retry_backoff * 2 ** min(b.attempts - 1, 10)
+            b.retry_at = now + min(backoff, self.core.config.retry_backoff_max)
+            self.queues[b.tp].requeue(b)
+
+    def _timed_out(self, b: ProducerBatch) -> DeliveryTimeoutError:
+        last = f"; last error: {b.last_error}" if b.last_error is not None else ""
+        return DeliveryTimeoutError(
+            f"{b.count} records for {b.tp.topic}-{b.tp.partition} not acknowledged within "
+            f"delivery.timeout.ms ({self.config.delivery_timeout * 1000:g} ms){last}"
+        )
+
+    def _expire(self, now: float) -> None:
+        for q in self.queues.values():
+            while q.batches and q.batches[0].deadline <= now and q.batches[0].state == QUEUED:
+                b = q.batches.popleft()
+                if q.open is b:
+                    self._close(q)
+                self._finish(b, error=self._timed_out(b))
+
+    def _finish(self, b: ProducerBatch, base_offset=-1, log_append_time=-1, error=None) -> None:
+        if b.state == DONE:
+            return
+        q = self.queues[b.tp]
+        if b.state == QUEUED:
+            if q.open is b:
+                self._close(q)
+            if b in q.batches:
+                q.batches.remove(b)
+        self.sent.discard(b)
+        self.buffered -= b.accounted
+        if error is not None and b.sequence >= 0 and self.idempotent:
+            # sent, fate unknown: the partition's sequence numbers have a gap now, which only
+            # a new producer id (or epoch) closes
+            self._reset_identity = True
+        if error is not None and self.txn_state != NO_TRANSACTIONS and self.txn_error is None:
+            self.txn_error = error
+        self._callbacks.extend(b.finish(base_offset, log_append_time, error))
+        self._notify()
+
+    def fail_all(self, error: BaseException) -> None:
+        """A fatal error (fenced): every record not acknowledged fails with it."""
+        self.fatal = error
+        if self.txn_state != NO_TRANSACTIONS:
+            self.txn_state = FATAL
+        for q in self.queues.values():
+            for b in list(q.batches):
+                self._finish(b, error=error)
+        self._notify()
+
+    # ---- producer ids -------------------------------------------------------------------------
+
+    def _new_identity(self) -> None:
+        self._identity_job = True
+
+        def done(ident, error):
+            self._identity_job = False
+            if error is None:
+                self._set_identity(ProducerIdentity(*ident))
+            else:  # the queued records cannot go without an id
+                for q in self.queues.values():
+                    for b in list(q.batches):
+                        self._finish(b, error=error)
+
+        self.start_job(produce_flows.init_producer_id(self.core), done)
+
+    def _set_identity(self, ident: ProducerIdentity) -> None:
+        self.identity = ident
+        self._reset_identity = False
+        for q in self.queues.values():
+            q.next_sequence = q.acked = 0
+
+    # ---- transactions (jobs the faces start) --------------------------------------------------
+
+    def _transactional(self) -> TransactionCoordinator:
+        if self._txn is None:
+            raise TransactionStateError("transactions need a transactional.id")
+        if self.fatal is not None:
+            raise self.fatal
+        return self._txn
+
+    def init_transactions(self) -> Flow[None]:
+        coordinator = self._transactional()
+        if self.txn_state not in (UNINITIALIZED, READY):
+            raise TransactionStateError("init_transactions: a transaction is under way")
+        ident = yield from coordinator.init_producer_id(self.config.transaction_timeout_ms)
+        self._set_identity(ident)
+        self.txn_state = READY
+
+    def begin_transaction(self) -> None:
+        self._transactional()
+        if self.txn_state == UNINITIALIZED:
+            raise TransactionStateError("begin_transaction: call init_transactions first")
+        if self.txn_state != READY:
+            raise TransactionStateError("begin_transaction: a transaction is under way already")
+        self.txn_state = IN_TRANSACTION
+        self._txn_partitions = set()
+        self._txn_offsets = False
+        self.txn_error = None
+
+    def _add_partitions(self, tps: list[TopicPartition]) -> None:
+        self._txn_adding = True
+
+        def done(_, error):
+            self._txn_adding = False
+            if error is None:
+                self._txn_partitions.update(tps)
+                return
+            if isinstance(error, ProducerFencedError):
+                self.fail_all(error)
+                return
+            retriable = isinstance(error, (ClientError, BrokerError)) and getattr(
+                error, "retriable", isinstance(error, ClientError)
+            )
+            if not retriable:  # the records of these partitions cannot be in the transaction
+                for tp in tps:
+                    for b in list(self.queues[tp].batches):
+                        self._finish(b, error=error)
+
+        flow = self._txn.add_partitions(self.identity, tps)
+        self.start_job(flow, done)
+
+    def send_offsets(
+        self,
+        offsets: Mapping[TopicPartition, Any],
+        group: ConsumerGroupMetadata,
+    ) -> Flow[None]:
+        coordinator = self._transactional()
+        if self.txn_state != IN_TRANSACTION:
+            raise TransactionStateError(_not_in_transaction(self.txn_state))
+        chosen = {
+            TopicPartition(*tp): o if isinstance(o, OffsetAndMetadata) else OffsetAndMetadata(o)
+            for tp, o in offsets.items()
+        }
+        if isinstance(group, str):
+            group = ConsumerGroupMetadata(group)
+        try:
+            yield from coordinator.add_offsets(self.identity, group.group_id)
+            self._txn_offsets = True
+            yield from GroupCoordinator(self.core, group.group_id).txn_offset_commit(
+                coordinator.key, self.identity, group, chosen
+            )
+        except ProducerFencedError as exc:
+            self.fail_all(exc)
+            raise
+        except Exception as exc:
+            self.txn_error = self.txn_error or exc
+            raise
+
+    def commit_transaction(self) -> Flow[None]:
+        coordinator = self._transactional()
+        if self.txn_state != IN_TRANSACTION:
+            raise TransactionStateError(_not_in_transaction(self.txn_state))
+        if self.txn_error is not None:
+            raise TransactionStateError(
+                f"commit_transaction: part of the transaction failed ({self.txn_error}); "
+                "abort_transaction, then try again"
+            )
+        self.txn_state = COMMITTING
+        self.flushing += 1
+        try:
+            yield _Drained()
+        finally:
+            self.flushing -= 1
+        if self.fatal is not None:
+            raise self.fatal
+        if self.txn_error is not None:
+            self.txn_state = IN_TRANSACTION
+            raise TransactionStateError(
+                f"commit_transaction: part of the transaction failed ({self.txn_error}); "
+                "abort_transaction, then try again"
+            )
+        try:
+            if self._txn_partitions or self._txn_offsets:
+                yield from coordinator.end(self.identity, True)
+        except ProducerFencedError as exc:
+            self.fail_all(exc)
+            raise
+        except Exception:
+            self.txn_state = IN_TRANSACTION  # the commit may be tried again, or aborted
+            raise
+        self.txn_state = READY
+
+    def abort_transaction(self) -> Flow[None]:
+        coordinator = self._transactional()
+        if self.txn_state not in (IN_TRANSACTION, ABORTING):
+            raise TransactionStateError(_not_in_transaction(self.txn_state))
+        self.txn_state = ABORTING
+        aborted = TransactionStateError("the transaction was aborted before these records went")
+        for q in self.queues.values():  # what is not in flight is dropped
+            for b in [b for b in q.batches if b.state == QUEUED]:
+                self._finish(b, error=aborted)
+        self.flushing += 1
+        try:
+            yield _Drained()
+        finally:
+            self.flushing -= 1
+        if self.fatal is not None:
+            raise self.fatal
+        try:
+            if self._txn_partitions or self._txn_offsets:
+                yield from coordinator.end(self.identity, False)
+            if self._reset_identity:  # a batch failed after it was sent: a new epoch
+                ident = yield from coordinator.init_producer_id(
+                    self.config.transaction_timeout_ms, self.identity
+                )
+                self._set_identity(ident)
+        except ProducerFencedError as exc:
+            self.fail_all(exc)
+            raise
+        self.txn_state = READY
+
+
+def _not_in_transaction(state: int) -> str:
+    if state == UNINITIALIZED:
+        return "call init_transactions, then begin_transaction, before sending"
+    if state == READY:
+        return "no transaction: call begin_transaction first"
+    if state in (COMMITTING, ABORTING):
+        return "the transaction is ending: wait for commit/abort to return"
+    if state == FATAL:
+        return "the producer was fenced: close it"
+    return "no transaction under way"

@@ -1,0 +1,643 @@
+"""The producer's two faces: ``Producer`` (blocking, ``kafkawire.Producer``) and
+``AsyncProducer`` (asyncio, ``kafkawire.aio.Producer``).
+
+Both drive the sans-IO ``ProducerCore``: callers append records to it, and its sender flow
+runs beside them, on a thread with the producer's transport (blocking face; callbacks run
+there, as Java's do) or as a task on the caller's event loop (asyncio face). What the
+producer asks of the cluster besides Produce (metadata, producer ids, the transaction
+coordinator) goes through the sender as jobs, so each face only waits for their outcome.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from kafkawire.records import build_batches
+from kafkawire.records._build import key_partitions
+
+from .accumulator import DONE, AsyncRecordFuture, ProducerBatch, RecordFuture
+from .aio_transport import AsyncTransport
+from .core import ClientCore
+from .errors import BufferFullError, ClientError
+from .flow import Flow
+from .producer_config import producer_config
+from .producer_core import NeedTopic, ProducerCore
+from .sync_transport import SyncTransport
+from .transactions import ConsumerGroupMetadata
+from .types import TopicPartition
+
+
+class BatchMetadata(NamedTuple):
+    """Where ``send_batch`` put each row: its partition and offset (-1 when unknown)."""
+
+    topic: str
+    partitions: np.ndarray  # int32
+    offsets: np.ndarray  # int64
+
+
+def _headers(headers):
+    if not headers:
+        return ()
+    items = headers.items() if isinstance(headers, Mapping) else headers
+    return [(k, v.encode() if type(v) is str else v) for k, v in items]
+
+
+class _Columns:
+    """One send_batch call, split by partition and encoded (by the caller's thread)."""
+
+    def __init__(self, topic: str, partitions: np.ndarray) -> None:
+        self.topic = topic
+        self.partitions = partitions
+        self.parts: list[tuple[ProducerBatch, np.ndarray]] = []
+
+    def metadata(self) -> BatchMetadata:
+        offsets = np.full(len(self.partitions), -1, np.int64)
+        for batch, rows in self.parts:
+            if batch.error is not None:
+                raise batch.error
+            if batch.base_offset >= 0:
+                offsets[rows] = batch.base_offset + np.arange(len(rows))
+        return BatchMetadata(self.topic, self.partitions, offsets)
+
+
+class _ProducerMethods:
+    def __init__(
+        self,
+        bootstrap_servers: str | Sequence[str] | None = None,
+        *,
+        config: Mapping[str, Any] | None = None,
+        **settings: Any,
+    ) -> None:
+        client, self._config = producer_config(bootstrap_servers, config, **settings)
+        self._core = ClientCore(client)
+        self._closed = False
+
+    def __repr__(self) -> str:
+        servers = ",".join(f"{h}:{p}" for h, p in self._core.config.bootstrap_servers)
+        txn = self._config.transactional_id
+        return f"<{type(self).__qualname__} {servers}{'' if txn is None else f' txn={txn!r}'}>"
+
+    def _split(self, topic, count, values, keys, headers, timestamps, partitions) -> list:
+        """The rows of a send_batch by partition: [(partition, row indices or None for all)],
+        and the partition of every row."""
+        n = len(values)
+        if partitions is not None:
+            parts = np.asarray(partitions, dtype=np.int64)
+            if len(parts) != n or (n and (parts.min() < 0 or parts.max() >= count)):
+                raise ValueError(
+                    f"partitions: {n} values from 0 to {count - 1} (topic {topic!r}) expected"
+                )
+            parts = parts.astype(np.int32)
+        elif keys is not None and self._config.partitioner.startswith("murmur2"):
+            parts = key_partitions(keys, count)
+            keyless = parts < 0
+            if keyless.any():  # null keys: one partition for the call (sticky)
+                parts[keyless] = np.random.randint(count)
+        elif keys is not None or self._config.partitioner == "random":
+            parts = np.array(
+                [self._producer_partition(topic, k, count) for k in _pylist(keys, n)], np.int32
+            )
+        else:
+            parts = np.full(n, np.random.randint(count), np.int32)
+        if n and parts.min() == parts.max():
+            return [(int(parts[0]), None)], parts
+        order = np.argsort(parts, kind="stable")
+        cuts = np.flatnonzero(np.diff(parts[order])) + 1
+        return [(int(parts[rows[0]]), rows) for rows in np.split(order, cuts)], parts
+
+    def _producer_partition(self, topic, key, count) -> int:
+        import random
+        import zlib
+
+        from .partitioner import murmur2
+
+        if self._config.partitioner == "random" or (
+            key is None and self._config.partitioner.endswith("_random")
+        ):
+            return random.randrange(count)
+        hashed = zlib.crc32 if self._config.partitioner.startswith("consistent") else murmur2
+        return (hashed(b"" if key is None else key) & 0x7FFFFFFF) % count
+
+    def _encode(self, topic, count, values, keys, headers, timestamps, partitions):
+        """Encode a send_batch's rows: (_Columns, [(tp, bytes, rows)]). No lock held."""
+        split, parts = self._split(topic, count, values, keys, headers, timestamps, partitions)
+        c = self._config
+        columns = _Columns(topic, parts)
+        encoded = []
+        for partition, rows in split:
+
+            def pick(column, rows=rows):
+                if column is None or rows is None:
+                    return column
+                if hasattr(column, "take"):
+                    import pyarrow as pa
+
+                    return column.take(pa.array(rows))
+                if isinstance(column, np.ndarray):
+                    return column[rows]
+                return [column[i] for i in rows]
+
+            batches = build_batches(
+                pick(values),
+                keys=pick(keys),
+                headers=pick(headers),
+                timestamps=pick(timestamps),
+                compression=c.compression,
+                max_bytes=c.batch_size,
+            )
+            at = 0
+            all_rows = np.arange(len(values)) if rows is None else rows
+            for data in batches:
+                records = int.from_bytes(data[57:61], "big")
+                encoded.append(
+                    (TopicPartition(topic, partition), data, all_rows[at : at + records])
+                )
+                at += records
+        return columns, encoded
+
+
+def _pylist(column, n):
+    if column is None:
+        return [None] * n
+    if hasattr(column, "to_pylist"):
+        return column.to_pylist()
+    return list(column)
+
+
+def _arrow_columns(table) -> dict:
+    """send_arrow's columns: value (required), key, headers, timestamp, partition."""
+    names = {name.lower(): name for name in table.column_names}
+    if "value" not in names:
+        raise ValueError("send_arrow needs a value column (binary or string)")
+    out = {"values": table.column(names["value"])}
+    for column, argument in (("key", "keys"), ("headers", "headers"), ("partition", "partitions")):
+        if column in names:
+            out[argument] = table.column(names[column])
+    if "timestamp" in names:
+        import pyarrow as pa
+
+        ts = table.column(names["timestamp"])
+        if pa.types.is_timestamp(ts.type):
+            ts = ts.cast(pa.timestamp("ms")).cast(pa.int64())
+        out["timestamps"] = np.asarray(ts.to_numpy(zero_copy_only=False), np.int64)
+    if "partitions" in out:
+        out["partitions"] = np.asarray(out["partitions"].to_numpy(zero_copy_only=False))
+    return out
+
+
+class Producer(_ProducerMethods):
+    """A blocking Kafka producer: ``send`` returns at once with a RecordFuture; a sender
+    thread batches, sends and retries.
+
+    :param bootstrap_servers: "host:port,..." or a list.
+    :param config: Kafka properties, librdkafka's or Java's names: acks, linger.ms,
+        batch.size, compression.type, enable.idempotence (on by default), partitioner,
+        delivery.timeout.ms, transactional.id, the security settings, ...
+        (``docs/producer.md``).
+
+    Thread-safe: any thread may send. Delivery callbacks run on the sender thread.
+    """
+
+    def __init__(self, bootstrap_servers=None, *, config=None, **settings) -> None:
+        super().__init__(bootstrap_servers, config=config, **settings)
+        self._signal = threading.Condition(threading.Lock())
+        self._transport = SyncTransport(self._core)
+        self._producer = ProducerCore(
+            self._core,
+            self._config,
+            lock=self._signal,
+            notify=self._signal.notify_all,
+            wake=self._transport.wake,
+        )
+        self._sender_error: BaseException | None = None
+        self._thread = threading.Thread(target=self._send_loop, name="kafkawire-producer")
+        self._thread.daemon = True
+        self._thread.start()
+
+    def _send_loop(self) -> None:
+        try:
+            self._transport.run(self._producer.sender())
+        except BaseException as exc:  # a bug: nothing can be delivered any more
+            self._sender_error = exc
+            with self._signal:
+                self._producer.fail_all(ClientError(f"the producer's sender stopped: {exc!r}"))
+            self._producer.run_callbacks()
+        finally:
+            self._transport.close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ClientError("the producer is closed")
+
+    def send(
+        self,
+        topic: str,
+        value=None,
+        *,
+        key=None,
+        headers=None,
+        partition: int | None = None,
+        timestamp: int | None = None,
+    ) -> RecordFuture:
+        """Queue one record; its future gives the RecordMetadata once the broker has it.
+
+        ``value``/``key``: bytes-like, str (UTF-8) or None. ``headers``: (str, bytes) pairs
+        or a mapping. ``partition``: None for the partitioner's choice (murmur2 of the key,
+        as Java's producer). ``timestamp``: ms since the epoch, None for now.
+
+        :raises RecordTooLargeError: larger than message.max.bytes (nothing else lost).
+        :raises BufferFullError: the buffer stayed full for max.block.ms.
+        :raises UnknownTopicOrPartitionError: no such topic (after
+            topic.metadata.propagation.max.ms) or partition.
+        """
+        if type(value) is str:
+            value = value.encode()
+        if type(key) is str:
+            key = key.encode()
+        headers = _headers(headers) if headers else ()
+        deadline = None
+        while True:
+            with self._signal:
+                if self._closed:
+                    raise ClientError("the producer is closed")
+                try:
+                    batch, index, ts = self._producer.append(
+                        topic, value, key, headers, partition, timestamp
+                    )
+                    return RecordFuture(batch, index, ts, self._signal)
+                except BufferFullError:
+                    deadline = deadline or time.monotonic() + self._config.max_block
+                    if not self._signal.wait_for(
+                        self._producer.has_space, deadline - time.monotonic()
+                    ):
+                        raise
+                    continue
+                except NeedTopic:
+                    pass
+            self._job(self._producer.topic_flow(topic))
+
+    def send_batch(
+        self,
+        topic: str,
+        values,
+        *,
+        keys=None,
+        headers=None,
+        timestamps=None,
+        partitions=None,
+    ) -> _BatchFuture:
+        """Queue many records at once, columnar (Arrow arrays, numpy 'S<n>' arrays or lists,
+        as ``build_batches`` takes them): no Python object per record. Keyed rows go where
+        ``send`` would put them. The future gives a BatchMetadata (partition and offset of
+        every row)."""
+        self._check_open()
+        count = self._producer_partitions(topic)
+        columns, encoded = self._encode(topic, count, values, keys, headers, timestamps, partitions)
+        deadline = time.monotonic() + self._config.max_block
+        for tp, data, rows in encoded:
+            with self._signal:
+                if not self._signal.wait_for(self._producer.has_space, deadline - time.monotonic()):
+                    raise BufferFullError("the producer's buffer stayed full for max.block.ms")
+                columns.parts.append((self._producer.append_built(tp, data, len(rows)), rows))
+        return _BatchFuture(columns, self._signal)
+
+    def send_arrow(self, topic: str, table) -> _BatchFuture:
+        """``send_batch`` from a pyarrow Table or RecordBatch with a value column and any of
+        key, headers, timestamp, partition."""
+        return self.send_batch(topic, **_arrow_columns(table))
+
+    def _producer_partitions(self, topic: str) -> int:
+        with self._signal:
+            count = self._producer.partition_count(topic)
+        return count if count is not None else self._job(self._producer.topic_flow(topic))
+
+    def _job(self, flow: Flow, timeout: float | None = None):
+        """Run ``flow`` on the sender thread and wait for its result."""
+        future: concurrent.futures.Future = concurrent.futures.Future()
+
+        def done(result, error):
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+
+        with self._signal:
+            if self._sender_error is not None or not self._thread.is_alive():
+                raise ClientError("the producer's sender has stopped") from self._sender_error
+            self._producer.start_job(flow, done)
+        try:
+            return future.result(timeout)
+        except concurrent.futures.TimeoutError:
+            raise TimeoutError(f"no answer in {timeout} s") from None
+
+    def flush(self, timeout: float | None = None) -> int:
+        """Send everything queued now (linger ends) and wait until it is acknowledged or has
+        failed; the number of records still undelivered when ``timeout`` passed (0: all)."""
+        with self._signal:
+            pending = self._producer.unfinished()
+            self._producer.begin_flush()
+            try:
+                done = 0
+
+                def finished() -> bool:
+                    nonlocal done
+                    while done < len(pending) and pending[done].state == DONE:
+                        done += 1
+                    return done == len(pending)
+
+                self._signal.wait_for(finished, timeout)
+                return sum(b.count for b in pending if b.state != DONE)
+            finally:
+                self._producer.flushing -= 1
+
+    def close(self, timeout: float | None = None) -> None:
+        """Deliver what is queued (waiting up to ``timeout``; None: as long as it takes; the
+        rest fails), then disconnect."""
+        if self._closed:
+            return
+        self._closed = True
+        left = self.flush(timeout)
+        with self._signal:
+            if left:
+                self._producer.fail_all(ClientError("the producer closed before delivery"))
+            self._producer.closing = True
+            self._producer.wake()
+        self._producer.run_callbacks()
+        self._thread.join(None if timeout is None else max(timeout, 1.0))
+
+    def __enter__(self) -> Producer:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    # ---- transactions ---------------------------------------------------------------------
+
+    def init_transactions(self, timeout: float | None = None) -> None:
+        """Register transactional.id with its coordinator: an older producer with the same
+        id is fenced, and what it left open is aborted."""
+        self._check_open()
+        self._job(self._producer.init_transactions(), timeout)
+
+    def begin_transaction(self) -> None:
+        self._check_open()
+        with self._signal:
+            self._producer.begin_transaction()
+
+    def send_offsets_to_transaction(
+        self,
+        offsets: Mapping[TopicPartition, Any],
+        group_metadata: ConsumerGroupMetadata | str,
+        timeout: float | None = None,
+    ) -> None:
+        """Commit a consumer group's offsets ({tp: next offset to read}) as part of the
+        transaction: ``group_metadata`` from ``Consumer.group_metadata()``."""
+        self._check_open()
+        self._job(self._producer.send_offsets(offsets, group_metadata), timeout)
+
+    def commit_transaction(self, timeout: float | None = None) -> None:
+        """Flush, then commit: the records and offsets of the transaction become visible to
+        read_committed consumers together.
+
+        :raises TransactionStateError: part of the transaction failed: abort it."""
+        self._check_open()
+        self._job(self._producer.commit_transaction(), timeout)
+
+    def abort_transaction(self, timeout: float | None = None) -> None:
+        """Drop what is queued, wait for what is in flight, abort: read_committed consumers
+        never see the transaction's records."""
+        self._check_open()
+        self._job(self._producer.abort_transaction(), timeout)
+
+
+class _BatchFuture:
+    """What ``send_batch`` returns: ``result(timeout)`` is the BatchMetadata."""
+
+    def __init__(self, columns: _Columns, signal) -> None:
+        self._columns = columns
+        self._signal = signal
+
+    def done(self) -> bool:
+        return all(b.state == DONE for b, _ in self._columns.parts)
+
+    def result(self, timeout: float | None = None) -> BatchMetadata:
+        with self._signal:
+            if not self._signal.wait_for(self.done, timeout):
+                raise TimeoutError(f"no delivery report in {timeout} s")
+        return self._columns.metadata()
+
+
+class AsyncProducer(_ProducerMethods):
+    """The asyncio producer: ``Producer``'s constructor and methods, as coroutines.
+    ``await producer.send(...)`` queues the record (waiting only for buffer space or the
+    topic's metadata) and returns its future; ``await`` that for the RecordMetadata.
+    Use it from one event loop."""
+
+    def __init__(self, bootstrap_servers=None, *, config=None, **settings) -> None:
+        super().__init__(bootstrap_servers, config=config, **settings)
+        self._transport = AsyncTransport(self._core)
+        self._space: asyncio.Event | None = None
+        self._producer = ProducerCore(
+            self._core,
+            self._config,
+            lock=contextlib.nullcontext(),
+            notify=self._notify,
+            wake=self._transport.wake,
+        )
+        self._sender: asyncio.Task | None = None
+
+    def _notify(self) -> None:
+        if self._space is not None:
+            self._space.set()
+
+    def _start(self) -> None:
+        if self._sender is None:
+            self._sender = asyncio.ensure_future(self._send_loop())
+
+    async def _send_loop(self) -> None:
+        try:
+            await self._transport.run(self._producer.sender())
+        except asyncio.CancelledError:
+            raise
+        except BaseException as exc:
+            self._producer.fail_all(ClientError(f"the producer's sender stopped: {exc!r}"))
+            self._producer.run_callbacks()
+            raise
+
+    async def send(
+        self,
+        topic: str,
+        value=None,
+        *,
+        key=None,
+        headers=None,
+        partition: int | None = None,
+        timestamp: int | None = None,
+    ) -> AsyncRecordFuture:
+        """``Producer.send``: returns the record's future once it is queued."""
+        if type(value) is str:
+            value = value.encode()
+        if type(key) is str:
+            key = key.encode()
+        headers = _headers(headers) if headers else ()
+        if self._closed:
+            raise ClientError("the producer is closed")
+        if self._sender is None:
+            self._start()
+        try:
+            batch, index, ts = self._producer.append(
+                topic, value, key, headers, partition, timestamp
+            )
+            return AsyncRecordFuture(batch, index, ts)
+        except (BufferFullError, NeedTopic):
+            pass
+        deadline = time.monotonic() + self._config.max_block
+        while True:
+            try:
+                batch, index, ts = self._producer.append(
+                    topic, value, key, headers, partition, timestamp
+                )
+                return AsyncRecordFuture(batch, index, ts)
+            except BufferFullError:
+                await self._wait_for_space(deadline)
+            except NeedTopic:
+                await self._job(self._producer.topic_flow(topic))
+
+    async def send_and_wait(self, topic: str, value=None, **options):
+        """``send``, then wait for the record's RecordMetadata."""
+        return await (await self.send(topic, value, **options))
+
+    async def _wait_for_space(self, deadline: float) -> None:
+        if self._space is None:
+            self._space = asyncio.Event()
+        while not self._producer.has_space():
+            self._space.clear()
+            try:
+                await asyncio.wait_for(self._space.wait(), max(0.0, deadline - time.monotonic()))
+            except asyncio.TimeoutError:
+                raise BufferFullError(
+                    "the producer's buffer stayed full for max.block.ms"
+                ) from None
+
+    async def send_batch(
+        self,
+        topic: str,
+        values,
+        *,
+        keys=None,
+        headers=None,
+        timestamps=None,
+        partitions=None,
+    ) -> _AsyncBatchFuture:
+        """``Producer.send_batch``; ``await`` the result for the BatchMetadata."""
+        if self._closed:
+            raise ClientError("the producer is closed")
+        self._start()
+        count = self._producer.partition_count(topic)
+        if count is None:
+            count = await self._job(self._producer.topic_flow(topic))
+        columns, encoded = self._encode(topic, count, values, keys, headers, timestamps, partitions)
+        deadline = time.monotonic() + self._config.max_block
+        for tp, data, rows in encoded:
+            await self._wait_for_space(deadline)
+            columns.parts.append((self._producer.append_built(tp, data, len(rows)), rows))
+        return _AsyncBatchFuture(columns)
+
+    async def send_arrow(self, topic: str, table) -> _AsyncBatchFuture:
+        return await self.send_batch(topic, **_arrow_columns(table))
+
+    async def _job(self, flow: Flow):
+        self._start()
+        future = asyncio.get_running_loop().create_future()
+
+        def done(result, error):
+            if future.done():
+                return
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+
+        self._producer.start_job(flow, done)
+        return await future
+
+    async def flush(self, timeout: float | None = None) -> int:
+        pending = self._producer.unfinished()
+        if not pending:
+            return 0
+        self._start()
+        self._producer.begin_flush()
+        try:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(_all_done(pending), timeout)
+            return sum(b.count for b in pending if b.state != DONE)
+        finally:
+            self._producer.flushing -= 1
+
+    async def close(self, timeout: float | None = None) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        left = await self.flush(timeout)
+        if left:
+            self._producer.fail_all(ClientError("the producer closed before delivery"))
+        self._producer.closing = True
+        self._producer.wake()
+        self._producer.run_callbacks()
+        if self._sender is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._sender, None if timeout is None else max(timeout, 1))
+        await self._transport.close()
+
+    async def __aenter__(self) -> AsyncProducer:
+        return self
+
+    async def __aexit__(self, *exc_info) -> None:
+        await self.close()
+
+    async def init_transactions(self) -> None:
+        await self._job(self._producer.init_transactions())
+
+    def begin_transaction(self) -> None:
+        """(Not a coroutine: nothing is sent until the transaction's first record.)"""
+        self._producer.begin_transaction()
+
+    async def send_offsets_to_transaction(self, offsets, group_metadata) -> None:
+        await self._job(self._producer.send_offsets(offsets, group_metadata))
+
+    async def commit_transaction(self) -> None:
+        await self._job(self._producer.commit_transaction())
+
+    async def abort_transaction(self) -> None:
+        await self._job(self._producer.abort_transaction())
+
+
+async def _all_done(batches: list[ProducerBatch]) -> None:
+    loop = asyncio.get_running_loop()
+    for b in batches:
+        if b.state != DONE:
+            waiter = loop.create_future()
+            if b.waiters is None:
+                b.waiters = []
+            b.waiters.append(waiter)
+            await waiter
+
+
+class _AsyncBatchFuture:
+    def __init__(self, columns: _Columns) -> None:
+        self._columns = columns
+
+    def done(self) -> bool:
+        return all(b.state == DONE for b, _ in self._columns.parts)
+
+    def __await__(self):
+        yield from _all_done([b for b, _ in self._columns.parts]).__await__()
+        return self._columns.metadata()
