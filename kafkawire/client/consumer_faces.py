@@ -19,8 +19,10 @@ from .aio_transport import AsyncTransport
 from .consumer import ConsumerBatch, ConsumerCore, ConsumerRecord, PartitionRecords
 from .consumer_config import consumer_config
 from .core import ClientCore
+from .errors import ClientError
 from .flow import Flow
 from .sync_transport import SyncTransport
+from .transactions import ConsumerGroupMetadata
 from .types import EARLIEST, LATEST, TopicPartition
 
 _FOREVER = 1e9  # poll(timeout=None): as long as it takes
@@ -72,6 +74,16 @@ class _ConsumerMethods:
 
     def assignment(self) -> list[TopicPartition]:
         return self._consumer.assignment()
+
+    def group_metadata(self) -> ConsumerGroupMetadata:
+        """This member's group id, generation and member id, for
+        ``Producer.send_offsets_to_transaction`` (the broker refuses a fenced member's)."""
+        member = self._consumer.member
+        if member is None:
+            raise ClientError("group_metadata needs a group.id")
+        return ConsumerGroupMetadata(
+            member.group_id, member.generation, member.member_id, member.instance_id
+        )
 
     def seek(self, partition: TopicPartition, offset: int) -> None:
         """The next poll returns ``partition``'s records from ``offset`` on."""
