@@ -34,6 +34,7 @@ C_SOURCES = {
     "kafkawire.records._build": ["crc32c.c", "record_encode.c"],
     "kafkawire.compression._codecs": ["lz4_decode.c", "snappy_decode.c", "zstd_system.c"],
     "kafkawire.protocol._codec": [],
+    "kafkawire.client._accumulate": [],
 }
 c_headers = sorted(str(p.relative_to(HERE)) for p in (HERE / "src_c").glob("*.h"))
 include_dirs = ["src_c", numpy.get_include()]

@@ -6,13 +6,14 @@ The layers (``docs/architecture.md``): ``session`` is one broker connection as a
 generators of the calls they need (``flow``); ``sync_transport`` and ``aio_transport``, the
 only modules that touch sockets, drive them; ``faces`` puts the public methods on top, once
 for both. ``consumer`` is the consumer's state machine (positions, pipelined fetches, the
-group) and ``consumer_faces`` its two faces; ``producer_core`` the producer's (batches in
-``accumulator``, transactions' requests in ``transactions``) and ``producer_faces`` its two.
+group) and ``consumer_faces`` its two faces; ``producer_core`` the producer's (batches
+in ``_accumulate``, compiled; the transactions' requests in ``transactions``) and
+``producer_faces`` its two.
 ``tls`` makes the SSLContext, ``sasl`` the SASL mechanisms the session carries
 (``docs/security.md``).
 """
 
-from .accumulator import AsyncRecordFuture, RecordFuture
+from ._accumulate import AsyncRecordFuture, RecordFuture
 from .consumer import ConsumerBatch, ConsumerRecord, NoOffsetError, PartitionRecords
 from .consumer_faces import AsyncConsumer, Consumer
 from .errors import (

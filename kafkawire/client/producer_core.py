@@ -39,7 +39,16 @@ from kafkawire.records import BatchBuilder
 from kafkawire.records._build import murmur2
 
 from . import producer as produce_flows
-from .accumulator import DONE, IN_FLIGHT, QUEUED, PartitionQueue, ProducerBatch
+from ._accumulate import (
+    DONE,
+    IN_FLIGHT,
+    QUEUED,
+    PartitionQueue,
+    ProducerBatch,
+    Topic,
+    append_fast,
+    record_future,
+)
 from .core import ClientCore
 from .errors import (
     BufferFullError,
@@ -88,15 +97,6 @@ class _Job:
         self.wake_at = 0.0
 
 
-class _Topic:
-    __slots__ = ("name", "queues", "sticky")
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.queues: list[PartitionQueue] = []
-        self.sticky = -1
-
-
 class NeedTopic(Exception):
     """``append`` to a topic whose partitions are not known yet: the face fetches them
     (``topic_flow``) and appends again."""
@@ -114,10 +114,18 @@ class ProducerCore:
     ) -> None:
         self.core = core
         self.config = config
+        partitioner = config.partitioner
+        self._hash = zlib.crc32 if partitioner.startswith("consistent") else murmur2
+        # what a record without a key gets: a sticky partition, the empty key's, a random one
+        self._keyless = {"murmur2": "hash", "consistent": "hash", "random": "random"}.get(
+            partitioner, "sticky"
+        )
         self.lock = lock  # held by whoever touches the state (the sender, the callers)
         self._notify = notify  # under the lock: a batch finished (blocked callers re-check)
         self.wake = wake  # the sender should look again now (from any thread)
-        self.topics: dict[str, _Topic] = {}
+        self.topics: dict[str, Topic] = {}
+        self.fast = True  # send may take append_fast (see update_fast)
+        self.accepting = True  # False once the producer is closing
         self.queues: dict[TopicPartition, PartitionQueue] = {}
         self.sent: set[ProducerBatch] = set()
         self.buffered = 0  # bytes of closed batches not finished
@@ -137,29 +145,63 @@ class ProducerCore:
         self._identity_job = False
         self._reset_identity = False
         self.identity: ProducerIdentity | None = None
-        self.fatal: BaseException | None = None
+        self._fatal: BaseException | None = None
         # transactions
         txn_id = config.transactional_id
-        self.txn_state = NO_TRANSACTIONS if txn_id is None else UNINITIALIZED
+        self._txn_state = NO_TRANSACTIONS if txn_id is None else UNINITIALIZED
         self._txn = None if txn_id is None else TransactionCoordinator(core, txn_id)
         self._txn_partitions: set[TopicPartition] = set()
         self._txn_adding = False
         self._txn_offsets = False
         self.txn_error: BaseException | None = None
-        partitioner = config.partitioner
-        self._hash = zlib.crc32 if partitioner.startswith("consistent") else murmur2
-        # what a record without a key gets: a sticky partition, the empty key's, a random one
-        self._keyless = {"murmur2": "hash", "consistent": "hash", "random": "random"}.get(
-            partitioner, "sticky"
-        )
+        self.update_fast()
 
     # ---- appending (callers, under the lock) ------------------------------------------------
 
-    def append(self, topic: str, value, key, headers, partition, timestamp):
-        """Put one record in its partition's open batch: (batch, index, timestamp).
+    def send(self, topic: str, value, key, headers, partition, timestamp, signal):
+        """Put one record in its partition's open batch; its future (``record_future``:
+        ``signal`` is the blocking face's Condition, None for an awaitable).
 
         :raises NeedTopic: the topic's partitions are not known yet.
-        :raises BufferFullError: (as NeedSpace) no room: the caller waits for some."""
+        :raises BufferFullError: no room: the caller waits for some, then sends again."""
+        if partition is None and self.fast:
+            future = append_fast(self.topics, topic, value, key, headers, timestamp, signal)
+            if future is not None:
+                return future
+        return record_future(
+            *self._append(topic, value, key, headers, partition, timestamp), signal
+        )
+
+    @property
+    def fatal(self) -> BaseException | None:
+        """The error that ended the producer (fenced), raised by every call after it."""
+        return self._fatal
+
+    @fatal.setter
+    def fatal(self, error: BaseException | None) -> None:
+        self._fatal = error
+        self.update_fast()
+
+    @property
+    def txn_state(self) -> int:
+        return self._txn_state
+
+    @txn_state.setter
+    def txn_state(self, state: int) -> None:
+        self._txn_state = state
+        self.update_fast()
+
+    def update_fast(self) -> None:
+        """Whether ``append_fast`` (murmur2 keys, sticky keyless) may place records."""
+        self.fast = (
+            self.accepting
+            and self.fatal is None
+            and self.txn_state in (NO_TRANSACTIONS, IN_TRANSACTION)
+            and self._hash is murmur2
+            and self._keyless == "sticky"
+        )
+
+    def _append(self, topic: str, value, key, headers, partition, timestamp):
         if self.fatal is not None:
             raise self.fatal
         if self.txn_state != NO_TRANSACTIONS and self.txn_state != IN_TRANSACTION:
@@ -186,7 +228,7 @@ class ProducerCore:
         b.count = index + 1
         return b, index, timestamp
 
-    def _append_keyless(self, t: _Topic, value, key, headers, timestamp):
+    def _append_keyless(self, t: Topic, value, key, headers, timestamp):
         """Records without a key (any record, with the random partitioner). Sticky: they fill
         one partition's batch, then go on to another partition (Java's and librdkafka's
         default: fewer, larger batches)."""
@@ -442,7 +484,7 @@ class ProducerCore:
     def _known(self, info) -> None:
         t = self.topics.get(info.name)
         if t is None:
-            t = self.topics[info.name] = _Topic(info.name)
+            t = self.topics[info.name] = Topic(info.name)
         while len(t.queues) < len(info.partitions):  # new partitions (never fewer)
             tp = TopicPartition(info.name, len(t.queues))
             q = self.queues[tp] = PartitionQueue(tp)

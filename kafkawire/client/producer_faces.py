@@ -23,7 +23,7 @@ import numpy as np
 from kafkawire.records import build_batches
 from kafkawire.records._build import key_partitions
 
-from .accumulator import DONE, AsyncRecordFuture, ProducerBatch, RecordFuture
+from ._accumulate import DONE, AsyncRecordFuture, ProducerBatch, RecordFuture, append_fast
 from .aio_transport import AsyncTransport
 from .core import ClientCore
 from .errors import BufferFullError, ClientError
@@ -208,7 +208,8 @@ class Producer(_ProducerMethods):
 
     def __init__(self, bootstrap_servers=None, *, config=None, **settings) -> None:
         super().__init__(bootstrap_servers, config=config, **settings)
-        self._signal = threading.Condition(threading.Lock())
+        self._lock = threading.Lock()
+        self._signal = threading.Condition(self._lock)
         self._transport = SyncTransport(self._core)
         self._producer = ProducerCore(
             self._core,
@@ -263,16 +264,23 @@ class Producer(_ProducerMethods):
         if type(key) is str:
             key = key.encode()
         headers = _headers(headers) if headers else ()
+        if partition is None:
+            with self._lock:  # the common case, compiled (fast is off once closed)
+                if self._producer.fast:
+                    future = append_fast(
+                        self._producer.topics, topic, value, key, headers, timestamp, self._signal
+                    )
+                    if future is not None:
+                        return future
         deadline = None
         while True:
             with self._signal:
                 if self._closed:
                     raise ClientError("the producer is closed")
                 try:
-                    batch, index, ts = self._producer.append(
-                        topic, value, key, headers, partition, timestamp
+                    return self._producer.send(
+                        topic, value, key, headers, partition, timestamp, self._signal
                     )
-                    return RecordFuture(batch, index, ts, self._signal)
                 except BufferFullError:
                     deadline = deadline or time.monotonic() + self._config.max_block
                     if not self._signal.wait_for(
@@ -363,7 +371,10 @@ class Producer(_ProducerMethods):
         rest fails), then disconnect."""
         if self._closed:
             return
-        self._closed = True
+        with self._signal:
+            self._closed = True
+            self._producer.accepting = False
+            self._producer._update_fast()
         left = self.flush(timeout)
         with self._signal:
             if left:
@@ -493,19 +504,13 @@ class AsyncProducer(_ProducerMethods):
         if self._sender is None:
             self._start()
         try:
-            batch, index, ts = self._producer.append(
-                topic, value, key, headers, partition, timestamp
-            )
-            return AsyncRecordFuture(batch, index, ts)
+            return self._producer.send(topic, value, key, headers, partition, timestamp, None)
         except (BufferFullError, NeedTopic):
             pass
         deadline = time.monotonic() + self._config.max_block
         while True:
             try:
-                batch, index, ts = self._producer.append(
-                    topic, value, key, headers, partition, timestamp
-                )
-                return AsyncRecordFuture(batch, index, ts)
+                return self._producer.send(topic, value, key, headers, partition, timestamp, None)
             except BufferFullError:
                 await self._wait_for_space(deadline)
             except NeedTopic:
@@ -586,6 +591,8 @@ class AsyncProducer(_ProducerMethods):
         if self._closed:
             return
         self._closed = True
+        self._producer.accepting = False
+        self._producer._update_fast()
         left = await self.flush(timeout)
         if left:
             self._producer.fail_all(ClientError("the producer closed before delivery"))

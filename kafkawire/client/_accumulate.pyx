@@ -1,0 +1,299 @@
+# cython: freethreading_compatible = False
+"""The producer's record batches while they wait, travel and come back, the futures its
+callers hold, and the per-record path of ``send``. Compiled: a send is a dictionary lookup,
+a hash, an append to the partition's open ``BatchBuilder`` and one small future object.
+
+A batch is built (encoded, compressed) when the sender takes it; only then does it get its
+producer id, epoch and sequence number, so batches that never left need no renumbering.
+No IO and no locking here: the producer core (``producer_core.py``) holds its lock around
+these calls.
+"""
+
+import asyncio
+from collections import deque
+
+from kafkawire.records._build import murmur2, stamp_producer
+
+from .types import RecordMetadata
+
+cdef extern from "<time.h>" nogil:
+    cdef struct timespec:
+        long tv_sec
+        long tv_nsec
+    int clock_gettime(int clk_id, timespec *tp)
+    enum: CLOCK_REALTIME
+
+QUEUED, IN_FLIGHT, DONE = 0, 1, 2
+cdef int _DONE = 2
+
+
+cdef long long _now_ms() noexcept:
+    cdef timespec ts
+    clock_gettime(CLOCK_REALTIME, &ts)
+    return <long long>ts.tv_sec * 1000 + ts.tv_nsec // 1000000
+
+
+cdef class ProducerBatch:
+    """The records of one partition that travel together, and their outcome."""
+
+    cdef public object tp
+    cdef public object builder  # open: records still come in
+    cdef public object data  # built
+    cdef public Py_ssize_t count
+    cdef public double created
+    cdef public double deadline  # delivery.timeout.ms from the first record
+    cdef public long long sequence  # base sequence once numbered
+    cdef public object stamp  # (producer id, epoch) it was numbered with
+    cdef public int attempts
+    cdef public double retry_at
+    cdef public int state
+    cdef public long long base_offset
+    cdef public long long log_append_time
+    cdef public object error
+    cdef public list waiters  # asyncio futures awaiting the outcome
+    cdef public list callbacks
+    cdef public object last_error  # of a try that will be retried
+    cdef public Py_ssize_t accounted  # its bytes in the producer's buffer count (once closed)
+
+    def __init__(self, tp, builder, data, Py_ssize_t count, double now, double deadline):
+        self.tp = tp
+        self.builder = builder
+        self.data = data
+        self.count = count
+        self.created = now
+        self.deadline = deadline
+        self.sequence = -1
+        self.state = 0
+        self.base_offset = -1
+        self.log_append_time = -1
+
+    @property
+    def size(self):
+        if self.data is not None:
+            return len(self.data)
+        return self.builder.size_in_bytes
+
+    def build(self, producer_id, epoch, sequence, transactional):
+        """The batch's bytes, numbered (once; a retry sends the same bytes)."""
+        if self.data is None:
+            builder, self.builder = self.builder, None
+            if producer_id >= 0:
+                builder.set_producer(producer_id, epoch, sequence, transactional)
+            self.data = builder.build()
+        elif self.stamp != (producer_id, epoch) or self.sequence != sequence:
+            self.data = stamp_producer(self.data, producer_id, epoch, sequence, transactional)
+        self.stamp, self.sequence = (producer_id, epoch), sequence
+        return self.data
+
+    def finish(self, base_offset, log_append_time, error):
+        """Record the outcome; the callbacks to run (outside any lock) with it."""
+        self.state = _DONE
+        self.base_offset, self.log_append_time, self.error = base_offset, log_append_time, error
+        self.builder = None
+        self.data = None
+        if self.waiters:
+            for waiter in self.waiters:
+                if not waiter.done():
+                    waiter.set_result(None)
+        self.waiters = None
+        callbacks, self.callbacks = self.callbacks, None
+        return callbacks or ()
+
+
+cdef class _RecordOutcome:
+    """The outcome of one record: its batch and its place in it."""
+
+    cdef readonly ProducerBatch _batch
+    cdef Py_ssize_t _index
+    cdef long long _timestamp
+
+    def done(self):
+        return self._batch.state == _DONE
+
+    def cancelled(self):
+        return False
+
+    def cancel(self):
+        """Records cannot be taken back once handed over (as in concurrent.futures, a
+        running future is not cancelled)."""
+        return False
+
+    cdef _outcome(self):
+        cdef ProducerBatch b = self._batch
+        if b.error is not None:
+            raise b.error
+        offset = -1 if b.base_offset < 0 else b.base_offset + self._index
+        timestamp = b.log_append_time if b.log_append_time >= 0 else self._timestamp
+        return RecordMetadata(b.tp.topic, b.tp.partition, offset, timestamp)
+
+    cdef _add_callback(self, fn):
+        if self._batch.callbacks is None:
+            self._batch.callbacks = []
+        self._batch.callbacks.append((fn, self))
+
+    def __repr__(self):
+        b = self._batch
+        name = type(self).__name__
+        if b.state != _DONE:
+            return f"<{name} {b.tp.topic}-{b.tp.partition} pending>"
+        if b.error is not None:
+            return f"<{name} {b.tp.topic}-{b.tp.partition} failed: {b.error!r}>"
+        return f"<{name} {self._outcome()}>"
+
+
+cdef class RecordFuture(_RecordOutcome):
+    """What ``Producer.send`` returns: ``result(timeout)`` is the record's RecordMetadata
+    (topic, partition, offset, timestamp) once the broker has it, or raises why not.
+    Callbacks run on the producer's sender thread, as Java's do."""
+
+    cdef object _signal  # the producer's Condition
+
+    def _wait(self, timeout):
+        if self._batch.state == _DONE:
+            return
+        with self._signal:
+            if not self._signal.wait_for(self.done, timeout):
+                raise TimeoutError(f"no delivery report in {timeout} s")
+
+    def result(self, timeout=None):
+        self._wait(timeout)
+        return self._outcome()
+
+    def exception(self, timeout=None):
+        self._wait(timeout)
+        return self._batch.error
+
+    def add_done_callback(self, fn):
+        """``fn(future)`` once the outcome is known (at once if it is)."""
+        with self._signal:
+            if self._batch.state != _DONE:
+                self._add_callback(fn)
+                return
+        fn(self)
+
+
+cdef class AsyncRecordFuture(_RecordOutcome):
+    """What ``kafkawire.aio.Producer.send`` returns: ``await`` it for the RecordMetadata."""
+
+    def __await__(self):
+        return _await_outcome(self).__await__()
+
+    def result(self):
+        """The outcome, when done (as asyncio.Future.result: InvalidStateError before)."""
+        if self._batch.state != _DONE:
+            raise asyncio.InvalidStateError("the record is not delivered yet")
+        return self._outcome()
+
+    def exception(self):
+        if self._batch.state != _DONE:
+            raise asyncio.InvalidStateError("the record is not delivered yet")
+        return self._batch.error
+
+    def add_done_callback(self, fn):
+        if self._batch.state != _DONE:
+            self._add_callback(fn)
+            return
+        fn(self)
+
+
+async def _await_outcome(AsyncRecordFuture future):
+    cdef ProducerBatch b = future._batch
+    if b.state != _DONE:
+        waiter = asyncio.get_running_loop().create_future()
+        if b.waiters is None:
+            b.waiters = []
+        b.waiters.append(waiter)
+        await waiter
+    return future.result()
+
+
+cdef RecordFuture _record_future(ProducerBatch b, Py_ssize_t index, long long ts, signal):
+    cdef RecordFuture f = RecordFuture.__new__(RecordFuture)
+    f._batch, f._index, f._timestamp, f._signal = b, index, ts, signal
+    return f
+
+
+cdef AsyncRecordFuture _async_future(ProducerBatch b, Py_ssize_t index, long long ts):
+    cdef AsyncRecordFuture f = AsyncRecordFuture.__new__(AsyncRecordFuture)
+    f._batch, f._index, f._timestamp = b, index, ts
+    return f
+
+
+def record_future(ProducerBatch b, Py_ssize_t index, long long timestamp, signal):
+    """The future of record ``index`` of ``b``: blocking (``signal`` the producer's
+    Condition) or, with ``signal`` None, awaitable."""
+    if signal is None:
+        return _async_future(b, index, timestamp)
+    return _record_future(b, index, timestamp, signal)
+
+
+cdef class PartitionQueue:
+    """One partition's batches, oldest first; the last may be open."""
+
+    cdef public object tp
+    cdef public object batches
+    cdef public ProducerBatch open
+    cdef public int in_flight
+    cdef public bint retrying  # a batch came back: resend in order once nothing is in flight
+    cdef public long long next_sequence
+    cdef public long long acked  # the sequence after the last acknowledged batch
+
+    def __init__(self, tp):
+        self.tp = tp
+        self.batches = deque()
+
+    def requeue(self, ProducerBatch batch):
+        """Put a batch that came back where its sequence number says."""
+        batch.state = 0
+        self.retrying = True
+        items = list(self.batches)
+        at = 0
+        while at < len(items) and 0 <= items[at].sequence < batch.sequence:
+            at += 1
+        items.insert(at, batch)
+        self.batches = deque(items)
+
+
+cdef class Topic:
+    """A topic's partitions as the producer knows them, and its sticky partition."""
+
+    cdef public str name
+    cdef public list queues
+    cdef public int sticky
+
+    def __init__(self, name):
+        self.name = name
+        self.queues = []
+        self.sticky = -1
+
+
+def append_fast(dict topics, str topic, value, key, headers, timestamp, signal):
+    """``send``'s common case: a known topic, a key hashed with murmur2 (or no key, to the
+    sticky partition), room in the partition's open batch. The record's future, or None
+    when ``ProducerCore.append`` must decide (a new batch, an unknown topic, ...).
+    ``signal`` as for record_future."""
+    cdef Topic t = topics.get(topic)
+    cdef PartitionQueue q
+    cdef ProducerBatch b
+    cdef Py_ssize_t n, index
+    cdef long long ts
+    if t is None:
+        return None
+    n = len(t.queues)
+    if key is None:
+        if t.sticky < 0:
+            return None
+        q = t.queues[t.sticky]
+    else:
+        q = t.queues[(murmur2(key) & 0x7FFFFFFF) % n]
+    b = q.open
+    if b is None:
+        return None
+    ts = _now_ms() if timestamp is None else timestamp
+    if not b.builder.append(value, key=key, timestamp=ts, headers=headers):
+        return None
+    index = b.count
+    b.count = index + 1
+    if signal is None:
+        return _async_future(b, index, ts)
+    return _record_future(b, index, ts, signal)
