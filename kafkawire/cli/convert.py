@@ -16,18 +16,19 @@ from kafkawire.errors import DecodeError
 
 class ProgressBar:
     """One stderr line redrawn in place: bar, percent, bytes, records, rate. Drawn only on a
-    terminal (or when forced); at most ten times a second."""
+    terminal (or when forced); at most ten times a second. A total of None (a pipe's length)
+    draws the counts and rate without the bar."""
 
     def __init__(
         self,
-        total: int,
+        total: int | None,
         *,
         stream: IO[str] | None = None,
         enabled: bool | None = None,
         unit: str = "bytes",
     ) -> None:
         self.unit = unit  # what total counts: "bytes" (drawn in MiB) or "records"
-        self.total = max(total, 0)
+        self.total = None if total is None else max(total, 0)
         self.stream = sys.stderr if stream is None else stream
         self.enabled = self.stream.isatty() if enabled is None else enabled
         self.done = 0
@@ -48,10 +49,17 @@ class ProgressBar:
 
     def render(self, now: float | None = None) -> str:
         now = time.monotonic() if now is None else now
+        elapsed = max(now - self.started, 1e-9)
+        if self.total is None:
+            if self.unit == "records":
+                return f"{self.done:,} records {self.done / elapsed:,.0f}/s"
+            return (
+                f"{self.done / 2**20:.1f} MiB {self.records:,} records "
+                f"{self.done / elapsed / 2**20:.1f} MiB/s"
+            )
         fraction = 1.0 if self.total == 0 else min(self.done / self.total, 1.0)
         filled = int(fraction * 30)
         bar = "#" * filled + "-" * (30 - filled)
-        elapsed = max(now - self.started, 1e-9)
         if self.unit == "records":
             rate = self.done / elapsed
             return f"[{bar}] {fraction:4.0%} {self.done:,}/{self.total:,} records {rate:,.0f}/s"

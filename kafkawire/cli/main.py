@@ -16,6 +16,8 @@ from kafkawire.cli.convert import cmd_convert
 from kafkawire.cli.groups import add_arguments as groups_arguments
 from kafkawire.cli.groups import cmd_groups
 from kafkawire.cli.inspect import Kind, cmd_inspect
+from kafkawire.cli.produce import add_arguments as produce_arguments
+from kafkawire.cli.produce import cmd_produce
 from kafkawire.cli.record import cmd_record, host_port
 from kafkawire.cli.topics import cmd_topics
 from kafkawire.errors import KafkawireError
@@ -23,7 +25,9 @@ from kafkawire.errors import KafkawireError
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=PROG, description="The Apache Kafka wire protocol: inspect, record, convert, topics."
+        prog=PROG,
+        description="The Apache Kafka wire protocol: inspect, record, convert, topics, "
+        "consume, produce.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -123,6 +127,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     consume_arguments(p)
     p.set_defaults(run=cmd_consume)
+
+    p = sub.add_parser(
+        "produce",
+        help="write records from JSON lines, CSV or Parquet to a topic",
+        description="Write records to a topic through kafkawire.Producer, from a JSON lines "
+        "file (one object a line: value, and any of key, headers, partition, timestamp), a "
+        "CSV or Parquet file with those columns, or JSON lines on stdin; 10,000 rows at a "
+        "time, with a progress bar. A bad line or row stops it, naming the file and line "
+        "(what was sent before is delivered); any record not delivered is an error. TLS and "
+        "SASL settings come from --command-config, producer properties from -X too.",
+    )
+    produce_arguments(p)
+    p.set_defaults(run=cmd_produce)
 
     p = sub.add_parser(
         "bench",
