@@ -7,7 +7,7 @@ DEPS := $(VENV)/.deps-installed
 # outside CI a module that does not compile is skipped, not fatal (see setup.py)
 export KAFKAWIRE_KEEP_GOING ?= $(if $(CI),0,1)
 
-.PHONY: build test test-asan demo bench bench-records java lint generate clean
+.PHONY: build test test-asan demo bench bench-records bench-producer java lint generate clean
 
 $(DEPS): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -49,7 +49,8 @@ RUN_IDS = $(shell seq 1 $(BENCH_RUNS))
 
 bench: build
 	mkdir -p out
-	for i in $(RUN_IDS); do $(BENCH) benchmarks --benchmark-json=out/bench-$$i.json || exit 1; done
+	for i in $(RUN_IDS); do $(BENCH) benchmarks --ignore=benchmarks/bench_producer.py \
+		--benchmark-json=out/bench-$$i.json || exit 1; done
 	$(PY) tools/bench_report.py $(RUN_IDS:%=out/bench-%.json) | tee out/bench.md
 
 # The main job: an embedded broker, a sample topic produced with kafkawire, read by Spark
@@ -64,6 +65,17 @@ bench-records: build
 	for i in $(RUN_IDS); do $(BENCH) benchmarks/bench_records.py benchmarks/bench_builder.py \
 		--benchmark-json=out/records-$$i.json || exit 1; done
 	$(PY) tools/bench_report.py $(RUN_IDS:%=out/records-%.json) | tee out/records.md
+
+# The producer against the local broker (benchmarks/bench_producer.py), apart from `bench`:
+# ~9 minutes a run on 2 cores. Its ratios come from paired rounds inside each run, so one run
+# by default (PRODUCER_RUNS=3 for three, reported as the median of the runs' ratios).
+PRODUCER_RUNS ?= 1
+bench-producer: build
+	mkdir -p out
+	for i in $(shell seq 1 $(PRODUCER_RUNS)); do $(BENCH) benchmarks/bench_producer.py \
+		--benchmark-json=out/producer-$$i.json || exit 1; done
+	$(PY) tools/bench_report.py $(shell seq -f out/producer-%g.json 1 $(PRODUCER_RUNS)) \
+		| tee out/producer.md
 
 # Regenerate kafkawire/protocol/_generated_messages.py(i) from the vendored schemas.
 generate: $(DEPS)

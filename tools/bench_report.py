@@ -12,6 +12,9 @@ Needs the extra_info written by benchmarks/bench_*.py (op, workload, impl, kind,
 records). Ratios: "vs peer" = peer time / this time (same records, > 1 is faster); "vs limit"
 = this MB/s / the limit's MB/s.
 
+The consumer's and the producer's suites (bench_consumer.py, bench_producer.py) are paired
+rounds of their own: their ratios come from extra_info (consumer_shares, producer_report).
+
 Paired rounds (bench_records.py::test_paired) time both sides of a target in alternation; a
 run's ratio is the median of its rounds' ratios. Where a target has them, they decide it:
 this machine's speed phases last seconds, so two separate benchmarks of a few seconds each
@@ -528,6 +531,84 @@ def consumer_shares(doc: dict) -> list[str]:
     return [*out, ""] if out else []
 
 
+# The producer's paired ratios (bench_producer.py): extra_info key -> (label, goal or None)
+PRODUCER_RATIOS = {
+    "send_over_confluent": ("send / confluent-kafka", 1.5),
+    "send_batch_share_of_ceiling": ("send_batch / ceiling", 0.8),
+    "chunks_share_of_ceiling": ("send_batch 100k / ceiling", None),
+    "send_over_aiokafka": ("send / aiokafka", None),
+    "send_batch_over_aiokafka": ("send_batch / aiokafka", None),
+    "send_batch_over_confluent": ("send_batch / confluent-kafka", None),
+}
+
+
+def producer_report(doc: dict) -> list[str]:
+    """The producer's paired rounds (bench_producer.py), cell by cell (acks, compression):
+    each contender's median time over every run's rounds, and the ratios of throughput, each
+    the median of the runs' medians of per-round ratios (goals: send >= 1.5x confluent-kafka,
+    send_batch >= 0.8 of the ceiling)."""
+    cells = []
+    for b in doc["benchmarks"]:
+        runs = [x for x in b.get("run_extra", []) if x.get("suite") == "producer-paired"]
+        if runs and "seconds" in runs[0]:
+            cells.append(runs)
+    if not cells:
+        return []
+    first = cells[0][0]
+    out = [
+        f"## Producer: {first['records']:,} keyed records to {first['partitions']} partitions",
+        "",
+        "Throughput ratios from paired rounds (median of the per-round ratios; > 1: the first "
+        "is faster). Goals: send ≥ 1.5x confluent-kafka, send_batch ≥ 0.8 of the ceiling.",
+        "",
+        "| acks | compression | "
+        + " | ".join(label for label, _ in PRODUCER_RATIOS.values())
+        + " |",
+        "|---|---|" + "--:|" * len(PRODUCER_RATIOS),
+    ]
+    goals = []
+    for runs in cells:
+        x = runs[0]
+        row = []
+        for key, (label, goal) in PRODUCER_RATIOS.items():
+            each = [r[key] for r in runs if r.get(key) is not None]
+            if not each:
+                row.append("—")
+                continue
+            value = statistics.median(each)
+            row.append(f"{value:.2f}{_per_run(each)}")
+            if goal is not None:
+                mark = "met" if value >= goal else "**not met**"
+                goals.append(
+                    f"- acks={x['acks']}, {x['codec']}: {label} ≥ {goal}: {mark} — "
+                    f"{value:.2f}{_per_run(each)}"
+                )
+        out.append(f"| {x['acks']} | {x['codec']} | " + " | ".join(row) + " |")
+    out += ["", *goals, ""]
+    for runs in cells:
+        x = runs[0]
+        times: dict[str, list[float]] = {}
+        for r in runs:
+            for one_round in r["seconds"]:
+                for name, secs in one_round.items():
+                    times.setdefault(name, []).append(secs)
+        out += [
+            f"### acks={x['acks']}, {x['codec']}",
+            "",
+            "| contender | median s | records/s | rounds |",
+            "|---|--:|--:|--:|",
+        ]
+        for name, secs in sorted(times.items(), key=lambda kv: statistics.median(kv[1])):
+            median = statistics.median(secs)
+            out.append(f"| {name} | {median:.2f} | {x['records'] / median:,.0f} | {len(secs)} |")
+        rss = [v for r in runs for v in r.get("broker_rss_mb", [])]
+        if rss:
+            out.append("")
+            out.append(f"Broker RSS after each round (topics deleted): {max(rss)} MB at most.")
+        out.append("")
+    return out
+
+
 def header(doc: dict) -> list[str]:
     mi = doc.get("machine_info", {})
     cpu = mi.get("cpu", {})
@@ -580,6 +661,7 @@ def main(argv: list[str] | None = None) -> int:
     out += tls_share(doc)
     out += rate_report(doc, "consumer", args.stat, "Consumer: 1M records from a real broker")
     out += consumer_shares(doc)
+    out += producer_report(doc)
     print("\n".join(out))
     return 0
 
