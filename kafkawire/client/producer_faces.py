@@ -374,7 +374,7 @@ class Producer(_ProducerMethods):
         with self._signal:
             self._closed = True
             self._producer.accepting = False
-            self._producer._update_fast()
+            self._producer.update_fast()
         left = self.flush(timeout)
         with self._signal:
             if left:
@@ -592,7 +592,7 @@ class AsyncProducer(_ProducerMethods):
             return
         self._closed = True
         self._producer.accepting = False
-        self._producer._update_fast()
+        self._producer.update_fast()
         left = await self.flush(timeout)
         if left:
             self._producer.fail_all(ClientError("the producer closed before delivery"))

@@ -510,7 +510,11 @@ def murmur2(key):
     """Java Kafka's murmur2 hash of one key (a signed 32-bit int)."""
     if type(key) is bytes:  # the producer's per-record path: no buffer export
         return _murmur2(<const uint8_t *>PyBytes_AS_STRING(key), PyBytes_GET_SIZE(key))
-    cdef const uint8_t[::1] view = memoryview(key).cast("B")
+    cdef const uint8_t[::1] view
+    try:
+        view = memoryview(key).cast("B")
+    except TypeError:
+        raise EncodeError(f"key must be bytes-like or None, not {type(key).__name__}") from None
     cdef Py_ssize_t n = view.shape[0]
     return _murmur2(&view[0] if n else _EMPTY, n)
 

@@ -7,7 +7,7 @@ import json
 import re
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from kafkawire.client import (
     EARLIEST,
@@ -16,10 +16,12 @@ from kafkawire.client import (
     READ_UNCOMMITTED,
     Client,
     Consumer,
+    Producer,
     TopicPartition,
 )
 from kafkawire.client.config import client_config
 from kafkawire.client.errors import ConfigError
+from kafkawire.client.producer_config import producer_config
 from kafkawire.client.sasl import sasl_authenticator
 from kafkawire.errors import KafkawireError
 
@@ -134,14 +136,15 @@ class ClientConfig:
             retry_backoff=opts.integer("fetchOffset.retryIntervalMs", 100, minimum=0) / 1000,
         )
 
-    def _settings(self) -> dict:
+    def _connection(self) -> dict:
         return {
             "client_id": self.client_id,
             "request_timeout": self.request_timeout,
             "connect_timeout": min(self.request_timeout, 10.0),
-            "retries": self.retries,
-            "retry_backoff": self.retry_backoff,
         }
+
+    def _settings(self) -> dict:
+        return {**self._connection(), "retries": self.retries, "retry_backoff": self.retry_backoff}
 
     def client(self) -> Client:
         return Client(self.bootstrap_servers, config=dict(self.security), **self._settings())
@@ -150,6 +153,16 @@ class ClientConfig:
         """A Consumer with these connection settings and the consumer ``settings`` given."""
         return Consumer(
             self.bootstrap_servers, config=dict(self.security), **self._settings(), **settings
+        )
+
+    def producer(self, properties: Mapping[str, str]) -> Producer:
+        """A Producer with these connection settings and the producer ``properties`` (Kafka
+        names). The retries of fetchOffset.* are the reader's: the producer keeps its own
+        (retrying until delivery.timeout.ms, as Java's)."""
+        return Producer(
+            self.bootstrap_servers,
+            config={**dict(self.security), **properties},
+            **self._connection(),
         )
 
 
@@ -204,7 +217,31 @@ class WriteOptions:
     compression: str | None = None
     max_batch_bytes: int = 1024 * 1024
     idempotent: bool = True
-    timeout_ms: int = 30000
+    # the producer's other Kafka properties (kafka.* options, "kafka." dropped; Java's
+    # defaults for buffer.memory and max.request.size)
+    producer_properties: tuple[tuple[str, str], ...] = ()
+    create_topic: bool = False  # kafkawire.createTopic: create the topic option's topic
+    create_partitions: int = 1
+    create_replication_factor: int = 1  # -1: the broker's default
+
+    def producer(self) -> Producer:
+        """The write task's producer."""
+        return self.client.producer(self.producer_config())
+
+    def flush_timeout(self) -> float:
+        """Seconds a write task waits for acknowledgements at its end: by then each record
+        has been delivered or has failed (delivery.timeout.ms, and the request in flight)."""
+        delivery = int(dict(self.producer_properties).get("delivery.timeout.ms", 120000))
+        return delivery / 1000 + self.client.request_timeout + 5
+
+    def producer_config(self) -> dict[str, str]:
+        return {
+            "acks": "all" if self.acks == -1 else str(self.acks),
+            "compression.type": self.compression or "none",
+            "batch.size": str(self.max_batch_bytes),
+            "enable.idempotence": "true" if self.idempotent else "false",
+            **dict(self.producer_properties),
+        }
 
 
 def _subscription(opts: Options) -> Subscription:
@@ -351,6 +388,19 @@ def _group_id(opts: Options) -> str:
 
 _ACKS = {"all": -1, "-1": -1, "0": 0, "1": 1}
 _CODECS = ("none", "gzip", "snappy", "lz4", "zstd")
+# kafka.* options handed to the writer's producer as they are
+_PRODUCER_PROPERTIES = (
+    "linger.ms",
+    "delivery.timeout.ms",
+    "max.block.ms",
+    "buffer.memory",
+    "max.request.size",
+    "max.in.flight.requests.per.connection",
+    "retries",
+    "topic.metadata.propagation.max.ms",
+)
+# Java's defaults where kafkawire's producer has others (librdkafka's)
+_PRODUCER_DEFAULTS = {"buffer.memory": "33554432", "max.request.size": "1048576"}
 
 
 def write_options(options: Mapping[str, str]) -> WriteOptions:
@@ -362,18 +412,61 @@ def write_options(options: Mapping[str, str]) -> WriteOptions:
     codec = (opts.get("kafka.compression.type") or "none").strip().lower()
     if codec not in _CODECS:
         raise OptionError(f"option kafka.compression.type must be one of {_CODECS}")
+    idempotence_given = "kafka.enable.idempotence" in opts
     idempotent = opts.flag("kafka.enable.idempotence", True)
-    if idempotent and _ACKS[acks] != -1:
-        if "kafka.enable.idempotence" in opts:
-            raise OptionError("kafka.enable.idempotence=true needs kafka.acks=all")
-        idempotent = False  # as Java's producer: idempotence is on by default only with acks=all
+    if idempotent and idempotence_given and _ACKS[acks] != -1:
+        raise OptionError("kafka.enable.idempotence=true needs kafka.acks=all")
     topic = opts.get("topic")
-    return WriteOptions(
-        client=ClientConfig.from_options(opts),
-        topic=topic.strip() if topic and topic.strip() else None,
+    topic = topic.strip() if topic and topic.strip() else None
+    client = ClientConfig.from_options(opts)
+    properties = {
+        **_PRODUCER_DEFAULTS,
+        **{
+            name: opts.get(f"kafka.{name}")
+            for name in _PRODUCER_PROPERTIES
+            if f"kafka.{name}" in opts
+        },
+    }
+    written = WriteOptions(
+        client=client,
+        topic=topic,
         acks=_ACKS[acks],
         compression=None if codec == "none" else codec,
         max_batch_bytes=opts.integer("kafka.batch.size", 1024 * 1024, minimum=1024),
-        idempotent=idempotent,
-        timeout_ms=opts.integer("kafka.request.timeout.ms", 30000, minimum=1),
+        producer_properties=tuple(properties.items()),
+        **_create_topic(opts, topic),
     )
+    config = written.producer_config()
+    if not idempotence_given:  # as Java's producer: on unless a setting conflicts with it
+        del config["enable.idempotence"]
+    try:  # on the driver: a bad producer setting fails the query at once
+        _, parsed = producer_config(client.bootstrap_servers, config)
+    except ConfigError as exc:
+        raise OptionError(f"the kafka.* producer options: {exc}") from None
+    return replace(written, idempotent=parsed.enable_idempotence)
+
+
+def _create_topic(opts: Options, topic: str | None) -> dict:
+    """kafkawire.createTopic and its partitions and replication factor."""
+    create = opts.flag("kafkawire.createTopic", False)
+    partitions = opts.integer("kafkawire.createTopic.partitions", 1, minimum=1)
+    replication = opts.integer("kafkawire.createTopic.replicationFactor", 1, minimum=-1)
+    if replication == 0:
+        raise OptionError(
+            "option kafkawire.createTopic.replicationFactor must be at least 1, or -1 for the "
+            "broker's default, not 0"
+        )
+    if create and topic is None:
+        raise OptionError(
+            "option kafkawire.createTopic needs the topic option: the topics of a topic column "
+            "are only known as the rows are written (create them beforehand)"
+        )
+    if not create:
+        for name in ("kafkawire.createTopic.partitions", "kafkawire.createTopic.replicationFactor"):
+            if name in opts:
+                raise OptionError(f"option {name} needs kafkawire.createTopic=true")
+    return {
+        "create_topic": create,
+        "create_partitions": partitions,
+        "create_replication_factor": replication,
+    }

@@ -60,7 +60,7 @@ from kafkawire.spark._planning import (
     to_json,
 )
 from kafkawire.spark._reading import log, read_offset_range
-from kafkawire.spark._writing import check_input_schema, write_batches
+from kafkawire.spark._writing import check_input_schema, create_topic, write_batches
 
 _HEADERS = ArrayType(
     StructType([StructField("key", StringType()), StructField("value", BinaryType())])
@@ -258,6 +258,7 @@ class KafkaBatchWriter(DataSourceArrowWriter):
     def __init__(self, options: dict[str, str], schema: StructType) -> None:
         self.opts = write_options(options)
         check_input_schema(((f.name, f.dataType.simpleString()) for f in schema.fields), self.opts)
+        create_topic(self.opts)  # on the driver, once, before any task
 
     def write(self, iterator: Iterator[pa.RecordBatch]) -> KafkaCommitMessage:
         return KafkaCommitMessage(write_batches(self.opts, iterator).records)
@@ -275,6 +276,7 @@ class KafkaStreamWriter(DataSourceStreamArrowWriter):
     def __init__(self, options: dict[str, str], schema: StructType) -> None:
         self.opts = write_options(options)
         check_input_schema(((f.name, f.dataType.simpleString()) for f in schema.fields), self.opts)
+        create_topic(self.opts)  # on the driver, once, before any task
 
     def write(self, iterator: Iterator[pa.RecordBatch]) -> KafkaCommitMessage:
         return KafkaCommitMessage(write_batches(self.opts, iterator).records)

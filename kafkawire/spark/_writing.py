@@ -1,9 +1,10 @@
-"""Executor-side writing: Arrow batches of (value, key, headers, topic, partition) rows
-produced to Kafka, partitioned as Java's producer (which Spark's Kafka sink uses) does."""
+"""Writing: Arrow batches of (value, key, headers, topic, partition) rows produced to Kafka by
+kafkawire's Producer, which partitions keyed rows as Java's producer (and so Spark's Kafka
+sink) does."""
 
 from __future__ import annotations
 
-import random
+from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -11,23 +12,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from kafkawire.client import Client, TopicPartition, key_partitions
+from kafkawire.client import BatchMetadata, Client, DeliveryTimeoutError, TopicPartition
+from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError
 from kafkawire.spark._options import OptionError, WriteOptions
-
-
-@dataclass
-class _Sticky:
-    """Records without key and partition go, a batch at a time, to one partition, then the
-    next (Java's sticky partitioner, switching per Arrow batch rather than per byte count)."""
-
-    next: dict[str, int] = field(default_factory=dict)
-
-    def take(self, topic: str, num_partitions: int) -> int:
-        p = self.next.get(topic)
-        if p is None:
-            p = random.randrange(num_partitions)
-        self.next[topic] = (p + 1) % num_partitions
-        return p % num_partitions
 
 
 def _column(batch: pa.RecordBatch, name: str) -> pa.Array | None:
@@ -57,42 +44,91 @@ def check_input_schema(names_and_types: Iterable[tuple[str, str]], opts: WriteOp
             raise OptionError(f"column {name} must be of type {' or '.join(ok)}, not {types[name]}")
 
 
+def create_topic(opts: WriteOptions) -> None:
+    """kafkawire.createTopic (on the driver, before any task): create the topic option's
+    topic unless it exists."""
+    if not opts.create_topic:
+        return
+    assert opts.topic is not None  # write_options refuses createTopic without it
+    with opts.client.client() as client:
+        client.create_topics(
+            {opts.topic: opts.create_partitions},
+            replication_factor=opts.create_replication_factor,
+            exist_ok=True,
+        )
+
+
 @dataclass
 class ProduceCounts:
     """Records written per partition (the commit message of a write task)."""
 
     records: dict[TopicPartition, int] = field(default_factory=dict)
 
+    def add(self, sent: BatchMetadata) -> None:
+        partitions, counts = np.unique(sent.partitions, return_counts=True)
+        for p, n in zip(partitions.tolist(), counts.tolist(), strict=True):
+            tp = TopicPartition(sent.topic, p)
+            self.records[tp] = self.records.get(tp, 0) + n
+
+
+def _take(column: pa.Array | None, rows: np.ndarray | None) -> pa.Array | None:
+    return column if column is None or rows is None else column.take(pa.array(rows))
+
+
+def _runs(explicit: np.ndarray) -> Iterator[tuple[bool, np.ndarray | None]]:
+    """The rows in runs that all name their partition or all leave it to the partitioner
+    (in order, so that a partition's records keep the order of the input): (whether they
+    name it, row indices or None for all)."""
+    if explicit.all() or not explicit.any():
+        yield bool(explicit[0]), None
+        return
+    cuts = np.flatnonzero(np.diff(explicit.astype(np.int8))) + 1
+    for rows in np.split(np.arange(len(explicit)), cuts):
+        yield bool(explicit[rows[0]]), rows
+
 
 class BatchProducer:
-    """Produces Arrow batches of Spark rows; one per write task, with its own client."""
+    """Produces the Arrow batches of one write task through one Producer."""
 
     def __init__(self, opts: WriteOptions) -> None:
         self.opts = opts
-        self.client: Client = opts.client.client()
-        self.producer = self.client.idempotent_producer() if opts.idempotent else None
-        self.sticky = _Sticky()
-        self.num_partitions: dict[str, int] = {}
+        self.producer = opts.producer()
+        self.pending: deque = deque()  # send_batch's futures, oldest first
         self.counts = ProduceCounts()
+        self._client: Client | None = None  # for the partition counts a partition column needs
+        self._partition_counts: dict[str, int] = {}
 
-    def close(self) -> None:
-        self.client.close()
+    def close(self, timeout: float | None) -> None:
+        try:
+            self.producer.close(timeout)
+        finally:
+            if self._client is not None:
+                self._client.close()
 
     def _partitions(self, topic: str) -> int:
-        if topic not in self.num_partitions:
-            self.num_partitions[topic] = len(self.client.partitions_for(topic))
-        return self.num_partitions[topic]
+        if topic not in self._partition_counts:
+            if self._client is None:
+                self._client = self.opts.client.client()
+            self._partition_counts[topic] = len(self._client.partitions_for(topic))
+        return self._partition_counts[topic]
 
     def write(self, batch: pa.RecordBatch) -> None:
         n = batch.num_rows
         if n == 0:
             return
-        values = _column(batch, "value")
-        keys = _column(batch, "key")
-        headers = _column(batch, "headers")
-        partition_col = _column(batch, "partition")
+        columns = {
+            "values": _column(batch, "value"),
+            "keys": _column(batch, "key"),
+            "headers": _column(batch, "headers"),
+        }
+        partition = _column(batch, "partition")
+        if partition is None or partition.null_count == n:
+            explicit, given = np.zeros(n, bool), None
+        else:
+            explicit = np.asarray(partition.is_valid())
+            given = np.asarray(partition.fill_null(0)).astype(np.int32)
         if self.opts.topic is not None:
-            topic_names, topic_index = [self.opts.topic], np.zeros(n, np.int32)
+            by_topic = [(self.opts.topic, None)]
         else:
             topics = _column(batch, "topic")
             if topics is None or topics.null_count:
@@ -100,64 +136,71 @@ class BatchProducer:
                     "null topic in the data: give every row a topic or set the topic option"
                 )
             encoded = pc.dictionary_encode(topics)
-            topic_names = encoded.dictionary.to_pylist()
-            topic_index = np.asarray(encoded.indices).astype(np.int32)
-        partition = np.full(n, -1, np.int64)
-        if partition_col is not None and partition_col.null_count < n:
-            given = np.asarray(partition_col.fill_null(-1)).astype(np.int64)
-            partition = given
-        for t, topic in enumerate(topic_names):
-            count = self._partitions(topic)
-            in_topic = topic_index == t
-            explicit = in_topic & (partition >= 0)
-            if np.any(partition[explicit] >= count) or np.any(partition[in_topic] < -1):
-                bad = sorted(set(partition[in_topic & ((partition >= count) | (partition < -1))]))
-                raise OptionError(f"topic {topic!r} has {count} partitions: no partition {bad}")
-            todo = in_topic & (partition < 0)
-            if keys is not None and keys.null_count < n:
-                keyed = todo & np.asarray(keys.is_valid())
-                if keyed.any():
-                    rows = np.flatnonzero(keyed)
-                    partition[rows] = key_partitions(keys.take(pa.array(rows)), count)
-                    todo &= ~keyed
-            if todo.any():
-                partition[todo] = self.sticky.take(topic, count)
-        group = topic_index.astype(np.int64) * (1 << 31) + partition
-        order = np.argsort(group, kind="stable")
-        sorted_groups = group[order]
-        cuts = np.flatnonzero(np.diff(sorted_groups)) + 1
-        for rows in np.split(order, cuts):
-            first = rows[0]
-            tp = TopicPartition(topic_names[topic_index[first]], int(partition[first]))
-            take = None if len(rows) == n else pa.array(rows)
-            self._produce(tp, values, keys, headers, take)
+            names = encoded.dictionary.to_pylist()
+            index = np.asarray(encoded.indices)
+            by_topic = [
+                (name, None if len(names) == 1 else np.flatnonzero(index == t))
+                for t, name in enumerate(names)
+            ]
+        for topic, rows in by_topic:
+            in_topic = explicit if rows is None else explicit[rows]
+            for named, run in _runs(in_topic):
+                picked = run if rows is None else (rows if run is None else rows[run])
+                partitions = None
+                if named:  # given is set: some rows name their partition
+                    partitions = given if picked is None else given[picked]
+                sent = {name: _take(column, picked) for name, column in columns.items()}
+                try:
+                    self._send(topic, sent, partitions)
+                except UnknownTopicOrPartitionError as exc:
+                    if self.opts.create_topic:
+                        raise
+                    raise UnknownTopicOrPartitionError(
+                        f"{exc.message}; the option kafkawire.createTopic=true (with the topic "
+                        "option) creates it before the write"
+                    ) from exc
 
-    def _produce(self, tp, values, keys, headers, take) -> None:
-        def pick(column):
-            if column is None:
-                return None
-            return column if take is None else column.take(take)
+    def _check(self, topic: str, partitions: np.ndarray) -> None:
+        count = self._partitions(topic)
+        bad = (partitions < 0) | (partitions >= count)
+        if bad.any():
+            missing = sorted(set(partitions[bad].tolist()))
+            raise OptionError(f"topic {topic!r} has {count} partitions: no partition {missing}")
 
-        picked = pick(values)
-        self.client.produce_columns(
-            tp,
-            picked,
-            keys=pick(keys),
-            headers=pick(headers),
-            compression=self.opts.compression,
-            acks=self.opts.acks,
-            max_batch_bytes=self.opts.max_batch_bytes,
-            producer=self.producer,
-            timeout_ms=self.opts.timeout_ms,
-        )
-        self.counts.records[tp] = self.counts.records.get(tp, 0) + len(picked)
+    def _send(self, topic: str, columns: dict, partitions: np.ndarray | None) -> None:
+        if partitions is not None:
+            self._check(topic, partitions)
+        future = self.producer.send_batch(topic, partitions=partitions, **columns)
+        self.pending.append(future)
+        while self.pending and self.pending[0].done():  # a failure fails the task at once
+            self.counts.add(self.pending.popleft().result(0))
+
+    def finish(self) -> ProduceCounts:
+        """Wait for every record's acknowledgement; the first failure raised."""
+        timeout = self.opts.flush_timeout()
+        left = self.producer.flush(timeout)
+        while self.pending:
+            future = self.pending.popleft()
+            if future.done():
+                self.counts.add(future.result(0))
+        if left:
+            raise DeliveryTimeoutError(
+                f"{left} records still not acknowledged {timeout:g} s after the last was sent"
+            )
+        return self.counts
 
 
 def write_batches(opts: WriteOptions, batches: Iterator[pa.RecordBatch]) -> ProduceCounts:
+    """One write task: its batches produced, each record acknowledged (or the task fails with
+    the producer's error, which names the partition)."""
     producer = BatchProducer(opts)
+    done = False
     try:
         for batch in batches:
             producer.write(batch)
+        counts = producer.finish()
+        done = True
+        return counts
     finally:
-        producer.close()
-    return producer.counts
+        # after a failure what is still queued is given up at once (the task fails anyway)
+        producer.close(5.0 if done else 0)

@@ -11,7 +11,8 @@ import threading
 
 from kafkawire.aio import Client as AsyncClient
 from kafkawire.aio import Consumer as AsyncConsumer
-from kafkawire.client import Client, Consumer
+from kafkawire.aio import Producer as AsyncProducer
+from kafkawire.client import Client, Consumer, Producer
 
 FACES = ["sync", "asyncio"]
 
@@ -93,3 +94,64 @@ def make_consumer(face: str, *args, **kwargs):
     if face == "sync":
         return Consumer(*args, **kwargs)
     return BlockingAsyncConsumer(*args, **kwargs)
+
+
+class _Awaited:
+    """A future of the asyncio producer, waited for from the test's thread."""
+
+    def __init__(self, owner: BlockingAsyncClient, future) -> None:
+        self._owner = owner
+        self._future = future
+
+    def done(self) -> bool:
+        return self._future.done()
+
+    def result(self, timeout: float | None = None):
+        async def outcome():
+            return await asyncio.wait_for(_awaited(self._future), timeout)
+
+        try:
+            return self._owner._wait(outcome())
+        except asyncio.TimeoutError:
+            raise TimeoutError(f"no delivery report in {timeout} s") from None
+
+    def exception(self, timeout: float | None = None):
+        try:
+            self.result(timeout)
+        except TimeoutError:
+            raise
+        except Exception as exc:
+            return exc
+        return None
+
+    def add_done_callback(self, fn) -> None:
+        # called on the loop thread with the producer's own (done) future, whose result()
+        # answers at once there
+        self._owner._loop.call_soon_threadsafe(self._future.add_done_callback, fn)
+
+
+async def _awaited(future):
+    return await future
+
+
+class BlockingAsyncProducer(BlockingAsyncClient):
+    """An ``AsyncProducer`` behind the blocking adapter: its futures are awaited on the loop
+    thread when the test asks for their result."""
+
+    made = AsyncProducer
+
+    def send(self, *args, **kwargs):
+        return _Awaited(self, self._wait(self._client.send(*args, **kwargs)))
+
+    def send_batch(self, *args, **kwargs):
+        return _Awaited(self, self._wait(self._client.send_batch(*args, **kwargs)))
+
+    def send_arrow(self, *args, **kwargs):
+        return _Awaited(self, self._wait(self._client.send_arrow(*args, **kwargs)))
+
+
+def make_producer(face: str, *args, **kwargs):
+    """A producer of ``face`` ("sync" or "asyncio") with a blocking interface."""
+    if face == "sync":
+        return Producer(*args, **kwargs)
+    return BlockingAsyncProducer(*args, **kwargs)

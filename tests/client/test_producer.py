@@ -1,0 +1,503 @@
+"""kafkawire.Producer (and kafkawire.aio.Producer) against the real broker: futures and their
+metadata, keyed partitioning that agrees with librdkafka's murmur2 (Java's), the columnar
+send, idempotent batches, bad records, and transactions read by librdkafka and by kafkawire,
+with an exactly-once read-process-write loop."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+
+import pyarrow as pa
+import pytest
+
+from kafkawire import Codec, read_batches
+from kafkawire.client import (
+    READ_COMMITTED,
+    BatchMetadata,
+    Client,
+    ClientError,
+    ConfigError,
+    RecordMetadata,
+    RecordTooLargeError,
+    TopicPartition,
+    TransactionStateError,
+    default_partition,
+)
+from kafkawire.errors import EncodeError
+from kafkawire.protocol.error_codes import ProducerFencedError, UnknownTopicOrPartitionError
+from tests.support.faces import make_consumer, make_producer
+
+pytestmark = pytest.mark.interop
+
+confluent_kafka = pytest.importorskip("confluent_kafka")
+
+
+@pytest.fixture(scope="module")
+def admin(broker):
+    with Client(broker.bootstrap, request_timeout=20) as c:
+        yield c
+
+
+def new_topic(admin, partitions: int = 1) -> str:
+    topic = f"kw-{uuid.uuid4().hex[:10]}"
+    admin.create_topics({topic: partitions})
+    return topic
+
+
+def read_all(admin, topic: str, partitions: int, *, isolation=0) -> dict[int, list]:
+    """Every record of every partition, as (offset, key, value, headers, timestamp)."""
+    out = {}
+    for p in range(partitions):
+        rows = []
+        for chunk in admin.read_range((topic, p), 0, isolation_level=isolation):
+            view = chunk.view
+            for i in range(chunk.start, chunk.stop):
+                rows.append(
+                    (
+                        int(view.offsets[i]),
+                        view.key(i),
+                        view.value(i),
+                        view.headers(i),
+                        int(view.timestamps[i]),
+                    )
+                )
+        out[p] = rows
+    return out
+
+
+def bare(value):
+    return None if value is None else bytes(value)
+
+
+def test_send_gives_each_record_its_metadata_and_every_field_arrives(broker, admin, face):
+    topic = new_topic(admin, 3)
+    with make_producer(face, broker.bootstrap) as producer:
+        futures = [
+            producer.send(
+                topic,
+                b"v%d" % i if i % 7 else None,  # tombstones too
+                key=b"k%d" % i,
+                headers=[("n", b"%d" % i), ("dup", None), ("dup", b"x")] if i % 3 else None,
+                timestamp=1_700_000_000_000 + i,
+            )
+            for i in range(300)
+        ]
+        futures.append(producer.send(topic, "text", key="str-key", headers={"h": "s"}))
+        assert producer.flush(20) == 0
+        results = [f.result(10) for f in futures]
+    by_partition: dict[int, list[RecordMetadata]] = {}
+    for i, md in enumerate(results[:300]):
+        assert md.topic == topic
+        assert md.partition == default_partition(b"k%d" % i, 3)
+        assert md.timestamp == 1_700_000_000_000 + i
+        by_partition.setdefault(md.partition, []).append(md)
+    stored = read_all(admin, topic, 3)
+    for p, mds in by_partition.items():
+        # the offsets in the futures are where the records are, in send order
+        assert [md.offset for md in mds] == sorted(md.offset for md in mds)
+    for i, md in enumerate(results[:300]):
+        offset, key, value, headers, ts = next(r for r in stored[md.partition] if r[0] == md.offset)
+        assert bare(key) == b"k%d" % i
+        assert bare(value) == (b"v%d" % i if i % 7 else None)
+        expected = [("n", b"%d" % i), ("dup", None), ("dup", b"x")] if i % 3 else []
+        assert [(k, bare(v)) for k, v in headers] == expected
+        assert ts == 1_700_000_000_000 + i
+    last = results[-1]
+    assert last.partition == default_partition(b"str-key", 3)
+    row = next(r for r in stored[last.partition] if r[0] == last.offset)
+    assert (bare(row[1]), bare(row[2]), [(k, bare(v)) for k, v in row[3]]) == (
+        b"str-key",
+        b"text",
+        [("h", b"s")],
+    )
+
+
+@pytest.mark.parametrize("partitions", [1, 3, 7, 16])
+def test_keys_land_where_librdkafka_puts_them(broker, admin, face, partitions):
+    ours, theirs = new_topic(admin, partitions), new_topic(admin, partitions)
+    keys = [b"user-%d" % i for i in range(1000)] + [b"", b"\x00\xff" * 9]
+    rdk = confluent_kafka.Producer(
+        {"bootstrap.servers": broker.bootstrap, "partitioner": "murmur2_random", "linger.ms": 5}
+    )
+    landed = {}
+
+    def report(err, msg):
+        assert err is None
+        landed[msg.key()] = msg.partition()
+
+    for k in keys:
+        rdk.produce(theirs, b"v", k, on_delivery=report)
+    assert rdk.flush(30) == 0
+    with make_producer(face, broker.bootstrap) as producer:
+        futures = {k: producer.send(ours, b"v", key=k) for k in keys}
+        assert {k: f.result(20).partition for k, f in futures.items()} == landed
+
+
+def test_keyless_records_stick_to_a_partition_per_batch(broker, admin, face):
+    topic = new_topic(admin, 4)
+    with make_producer(face, broker.bootstrap, config={"batch.size": 2000}) as producer:
+        futures = [producer.send(topic, b"x" * 100) for _ in range(400)]
+        producer.flush(20)
+        parts = [f.result().partition for f in futures]
+    # sticky: long runs in one partition, and more than one partition used
+    switches = sum(a != b for a, b in zip(parts, parts[1:]))
+    assert len(set(parts)) > 1
+    assert switches < 60
+
+
+def test_send_batch_is_columnar_and_partitions_as_send(broker, admin, face):
+    topic = new_topic(admin, 5)
+    n = 5000
+    keys = pa.array([b"k%d" % (i % 97) if i % 11 else None for i in range(n)], pa.binary())
+    values = pa.array([b"value-%d" % i for i in range(n)], pa.binary())
+    headers = pa.array(
+        [[{"key": "i", "value": b"%d" % i}] for i in range(n)],
+        pa.list_(pa.struct([("key", pa.string()), ("value", pa.binary())])),
+    )
+    with make_producer(face, broker.bootstrap, config={"compression.type": "lz4"}) as producer:
+        future = producer.send_batch(
+            topic, values, keys=keys, headers=headers, timestamps=list(range(n))
+        )
+        md = future.result(30)
+    assert isinstance(md, BatchMetadata)
+    for i in range(n):
+        if i % 11:
+            assert md.partitions[i] == default_partition(b"k%d" % (i % 97), 5)
+    # null keys: one partition for the call
+    assert len({int(md.partitions[i]) for i in range(0, n, 11)}) == 1
+    stored = read_all(admin, topic, 5)
+    for i in range(0, n, 37):
+        offset, key, value, hdrs, ts = next(
+            r for r in stored[int(md.partitions[i])] if r[0] == md.offsets[i]
+        )
+        assert bare(value) == b"value-%d" % i
+        assert bare(key) == (b"k%d" % (i % 97) if i % 11 else None)
+        assert [(k, bare(v)) for k, v in hdrs] == [("i", b"%d" % i)]
+        assert ts == i
+    assert sum(len(rows) for rows in stored.values()) == n
+
+
+def test_send_arrow_takes_a_table(broker, admin, face):
+    topic = new_topic(admin, 2)
+    table = pa.table(
+        {
+            "key": pa.array(["a", "b", "c"]),
+            "value": pa.array(["1", "2", "3"]),
+            "partition": pa.array([1, 0, 1], pa.int32()),
+            "timestamp": pa.array([5, 6, 7], pa.timestamp("ms")),
+        }
+    )
+    with make_producer(face, broker.bootstrap) as producer:
+        md = producer.send_arrow(topic, table).result(20)
+    assert md.partitions.tolist() == [1, 0, 1]
+    stored = read_all(admin, topic, 2)
+    assert [(bare(k), bare(v), ts) for _, k, v, _, ts in stored[1]] == [
+        (b"a", b"1", 5),
+        (b"c", b"3", 7),
+    ]
+
+
+def test_idempotent_by_default_batches_carry_producer_id_and_sequences(broker, admin, face):
+    topic = new_topic(admin, 1)
+    with make_producer(face, broker.bootstrap, config={"batch.size": 1000}) as producer:
+        futures = [producer.send(topic, b"x" * 50, partition=0) for _ in range(200)]
+        producer.flush(20)
+        assert [f.result().offset for f in futures] == list(range(200))
+    fetched = admin.fetch({TopicPartition(topic, 0): 0})[TopicPartition(topic, 0)]
+    batches = list(read_batches(fetched.records))
+    assert len(batches) > 5
+    assert len({b.producer_id for b in batches}) == 1 and batches[0].producer_id >= 0
+    expected = 0
+    for b in batches:  # sequence numbers follow the records
+        assert b.base_sequence == expected
+        expected += b.record_count
+
+
+@pytest.mark.parametrize("acks", ["0", "1", "all"])
+def test_acks(broker, admin, face, acks):
+    topic = new_topic(admin, 1)
+    config = {"acks": acks, "enable.idempotence": acks == "all"}
+    with make_producer(face, broker.bootstrap, config=config) as producer:
+        futures = [producer.send(topic, b"%d" % i) for i in range(50)]
+        producer.flush(20)
+        offsets = [f.result().offset for f in futures]
+    assert offsets == ([-1] * 50 if acks == "0" else list(range(50)))
+    assert admin.latest_offsets([TopicPartition(topic, 0)])[TopicPartition(topic, 0)] == 50
+
+
+def test_bad_records_are_refused_alone(broker, admin, face):
+    topic = new_topic(admin, 1)
+    config = {"message.max.bytes": 10000, "linger.ms": 50}
+    with make_producer(face, broker.bootstrap, config=config) as producer:
+        before = producer.send(topic, b"a", partition=0)
+        with pytest.raises(RecordTooLargeError, match=r"message\.max\.bytes.*not sent"):
+            producer.send(topic, b"x" * 20000, partition=0)
+        with pytest.raises(EncodeError, match="value must be bytes-like"):
+            producer.send(topic, 12345, partition=0)
+        with pytest.raises(EncodeError, match="key must be bytes-like"):
+            producer.send(topic, b"v", key=3.5)
+        with pytest.raises(UnknownTopicOrPartitionError, match="no partition 4"):
+            producer.send(topic, b"v", partition=4)
+        after = producer.send(topic, b"b", partition=0)
+        producer.flush(20)
+        assert (before.result().offset, after.result().offset) == (0, 1)
+    assert [bare(v) for _, _, v, _, _ in read_all(admin, topic, 1)[0]] == [b"a", b"b"]
+
+
+def test_unknown_topic_is_a_clear_error(broker, face):
+    config = {"topic.metadata.propagation.max.ms": 1500}
+    with make_producer(face, broker.bootstrap, config=config) as producer:
+        started = time.monotonic()
+        with pytest.raises(UnknownTopicOrPartitionError, match=r"not in the cluster after 1\.5 s"):
+            producer.send(f"missing-{uuid.uuid4().hex[:8]}", b"v")
+        assert time.monotonic() - started < 10
+
+
+def test_callbacks_flush_close(broker, admin, face):
+    topic = new_topic(admin, 2)
+    seen = []
+    done = threading.Event()
+    producer = make_producer(face, broker.bootstrap, config={"linger.ms": 200})
+    futures = [producer.send(topic, b"%d" % i, key=b"%d" % i) for i in range(100)]
+    for f in futures:
+        f.add_done_callback(lambda fut: (seen.append(fut.result().offset), done.set()))
+    producer.close()  # delivers what is queued first
+    assert done.wait(10)
+    deadline = time.monotonic() + 5
+    while len(seen) < 100 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(seen) == 100
+    assert all(f.done() for f in futures)
+    if face == "sync":  # (the asyncio adapter's loop is gone with it: see the next test)
+        with pytest.raises(ClientError, match="closed"):
+            producer.send(topic, b"late")
+
+
+def test_asyncio_producer_in_its_own_loop(broker, admin):
+    import asyncio
+
+    from kafkawire.aio import Producer as AsyncProducer
+
+    topic = new_topic(admin, 2)
+
+    async def main():
+        async with AsyncProducer(broker.bootstrap) as producer:
+            futures = [await producer.send(topic, b"%d" % i, key=b"%d" % i) for i in range(50)]
+            first = await futures[0]
+            rest = await asyncio.gather(*futures[1:])
+            sent = await producer.send_and_wait(topic, b"last", partition=1)
+        with pytest.raises(ClientError, match="closed"):
+            await producer.send(topic, b"late")
+        return [first, *rest], sent
+
+    results, sent = asyncio.run(main())
+    assert [r.partition for r in results] == [default_partition(b"%d" % i, 2) for i in range(50)]
+    assert sent.partition == 1 and sent.offset >= 0
+
+
+def test_settings_are_checked():
+    from kafkawire import Producer
+
+    with pytest.raises(ConfigError, match=r"acks.*not 0, 1 or all"):
+        Producer("127.0.0.1:9", config={"acks": "2"})
+    with pytest.raises(ConfigError, match=r"did you mean .linger\.ms."):
+        Producer("127.0.0.1:9", config={"linger.mss": 5})
+    with pytest.raises(ConfigError, match="enable.idempotence conflicts with acks=1"):
+        Producer("127.0.0.1:9", config={"acks": 1, "enable.idempotence": True})
+    # not asked for: idempotence turns off quietly with acks=1, as in librdkafka
+    Producer("127.0.0.1:9", config={"acks": 1}).close(0)
+
+
+def test_compression_roundtrip(broker, admin, face):
+    for codec in ("gzip", "snappy", "lz4", "zstd"):
+        topic = new_topic(admin, 1)
+        with make_producer(face, broker.bootstrap, config={"compression.type": codec}) as p:
+            futures = [p.send(topic, b"v%d" % i * 20, key=b"k") for i in range(500)]
+            p.flush(20)
+            assert futures[-1].result().offset == 499
+        fetched = admin.fetch({TopicPartition(topic, 0): 0})[TopicPartition(topic, 0)]
+        batches = list(read_batches(fetched.records))
+        assert {b.compression for b in batches} == {Codec[codec.upper()]}
+        values = [bare(v) for _, _, v, _, _ in read_all(admin, topic, 1)[0]]
+        assert values == [b"v%d" % i * 20 for i in range(500)]
+
+
+# ---- transactions --------------------------------------------------------------------------
+
+
+def rdk_read(broker, topic: str, isolation: str, count_hint: int) -> list[bytes]:
+    consumer = confluent_kafka.Consumer(
+        {
+            "bootstrap.servers": broker.bootstrap,
+            "group.id": f"g-{uuid.uuid4().hex[:8]}",
+            "isolation.level": isolation,
+            "auto.offset.reset": "earliest",
+            "enable.auto.commit": False,
+        }
+    )
+    consumer.assign([confluent_kafka.TopicPartition(topic, 0, 0)])
+    got = []
+    deadline = time.monotonic() + 10
+    idle = 0
+    while time.monotonic() < deadline and idle < 4:
+        msg = consumer.poll(0.5)
+        if msg is None:
+            idle += 1 if len(got) >= count_hint else 0
+            continue
+        if msg.error() is None:
+            got.append(msg.value())
+    consumer.close()
+    return got
+
+
+def kw_transactions(broker, topic, face):
+    config = {"transactional.id": f"tx-{topic}"}
+    with make_producer(face, broker.bootstrap, config=config) as producer:
+        producer.init_transactions()
+        for values, commit in (([b"c0", b"c1"], True), ([b"a0", b"a1"], False), ([b"c2"], True)):
+            producer.begin_transaction()
+            futures = [producer.send(topic, v, partition=0) for v in values]
+            if commit:
+                producer.commit_transaction()
+                assert all(f.result().offset >= 0 for f in futures)
+            else:
+                producer.flush(10)
+                producer.abort_transaction()
+
+
+def rdk_transactions(broker, topic):
+    producer = confluent_kafka.Producer(
+        {"bootstrap.servers": broker.bootstrap, "transactional.id": f"tx-{topic}"}
+    )
+    producer.init_transactions(20)
+    for values, commit in (([b"c0", b"c1"], True), ([b"a0", b"a1"], False), ([b"c2"], True)):
+        producer.begin_transaction()
+        for v in values:
+            producer.produce(topic, v, partition=0)
+        producer.flush(20)
+        (producer.commit_transaction if commit else producer.abort_transaction)(20)
+
+
+def test_transactions_read_alike_by_librdkafka_and_kafkawire(broker, admin, face):
+    ours, theirs = new_topic(admin), new_topic(admin)
+    kw_transactions(broker, ours, face)
+    rdk_transactions(broker, theirs)
+    # the same log: records, markers (offsets 2, 5, 7) and transactional batches
+    assert admin.latest_offsets([(ours, 0)])[(ours, 0)] == 8
+    for topic in (ours, theirs):
+        fetched = admin.fetch({TopicPartition(topic, 0): 0})[TopicPartition(topic, 0)]
+        batches = list(read_batches(fetched.records))
+        assert [(b.is_transactional, b.is_control) for b in batches] == [
+            (True, False),
+            (True, True),
+            (True, False),
+            (True, True),
+            (True, False),
+            (True, True),
+        ]
+    for topic in (ours, theirs):
+        # kafkawire's read_committed drops the aborted transaction of either producer
+        committed = read_all(admin, topic, 1, isolation=READ_COMMITTED)[0]
+        assert [bare(v) for _, _, v, _, _ in committed] == [b"c0", b"c1", b"c2"]
+    # librdkafka sees kafkawire's transactions exactly as its own (on Tansu 0.6, which lists
+    # no aborted transactions in Fetch answers, its read_committed keeps aborted records)
+    for isolation in ("read_committed", "read_uncommitted"):
+        assert rdk_read(broker, ours, isolation, 3) == rdk_read(broker, theirs, isolation, 3)
+    assert rdk_read(broker, ours, "read_uncommitted", 5) == [b"c0", b"c1", b"a0", b"a1", b"c2"]
+
+
+def test_transaction_misuse_is_a_clear_error(broker, admin, face):
+    topic = new_topic(admin)
+    with make_producer(face, broker.bootstrap, config={"transactional.id": f"m-{topic}"}) as p:
+        with pytest.raises(TransactionStateError, match="init_transactions"):
+            p.send(topic, b"v")
+        p.init_transactions()
+        with pytest.raises(TransactionStateError, match="begin_transaction"):
+            p.send(topic, b"v")
+        with pytest.raises(TransactionStateError, match="no transaction"):
+            p.commit_transaction()
+        p.begin_transaction()
+        with pytest.raises(TransactionStateError, match="under way"):
+            p.begin_transaction()
+        p.send(topic, b"v")
+        p.commit_transaction()
+    with make_producer(face, broker.bootstrap) as plain:
+        with pytest.raises(TransactionStateError, match="transactional.id"):
+            plain.begin_transaction()
+
+
+def test_a_second_instance_fences_the_first(broker, admin, face):
+    topic = new_topic(admin)
+    config = {"transactional.id": f"z-{topic}"}
+    zombie = make_producer(face, broker.bootstrap, config=config)
+    zombie.init_transactions()
+    zombie.begin_transaction()
+    zombie.send(topic, b"zombie", partition=0)
+    zombie.flush(10)
+    with make_producer(face, broker.bootstrap, config=config) as successor:
+        successor.init_transactions()  # aborts the zombie's open transaction
+        successor.begin_transaction()
+        successor.send(topic, b"successor", partition=0)
+        successor.commit_transaction()
+    with pytest.raises(ProducerFencedError, match=r"fenced.*z-"):
+        zombie.commit_transaction()
+    with pytest.raises(ProducerFencedError):
+        zombie.send(topic, b"more")
+    zombie.close(1)
+    committed = read_all(admin, topic, 1, isolation=READ_COMMITTED)[0]
+    assert [bare(v) for _, _, v, _, _ in committed] == [b"successor"]
+
+
+def test_exactly_once_read_process_write(broker, admin, face):
+    source, sink = new_topic(admin, 2), new_topic(admin, 2)
+    with make_producer(face, broker.bootstrap) as feeder:
+        for i in range(400):
+            feeder.send(source, b"%d" % i, key=b"%d" % i)
+    group = f"eos-{uuid.uuid4().hex[:8]}"
+    consumer_config = {
+        "group.id": group,
+        "auto.offset.reset": "earliest",
+        "enable.auto.commit": False,
+        "isolation.level": "read_committed",
+        "session.timeout.ms": 6000,
+    }
+
+    def run(limit: int, *, crash: bool) -> int:
+        """Copy (value * 2) from source to sink in transactions of ~50; with ``crash``,
+        abort the last one as a crashed instance would leave it."""
+        done = 0
+        config = {"transactional.id": f"eos-{sink}"}
+        with make_consumer(face, broker.bootstrap, config=consumer_config) as consumer:
+            consumer.subscribe([source])
+            with make_producer(face, broker.bootstrap, config=config) as producer:
+                producer.init_transactions()
+                deadline = time.monotonic() + 30
+                while done < limit and time.monotonic() < deadline:
+                    records = consumer.poll(1.0, max_records=50)
+                    if not records:
+                        continue
+                    producer.begin_transaction()
+                    for r in records:
+                        producer.send(sink, r.value * 2, key=r.key)
+                    positions = {
+                        TopicPartition(r.topic, r.partition): r.offset + 1 for r in records
+                    }
+                    producer.send_offsets_to_transaction(positions, consumer.group_metadata())
+                    if crash and done + len(records) >= limit:
+                        producer.abort_transaction()
+                        return done
+                    producer.commit_transaction()
+                    done += len(records)
+        return done
+
+    first = run(200, crash=True)
+    assert 0 < first < 400
+    second = run(400 - first, crash=False)
+    assert first + second == 400
+    copied = read_all(admin, sink, 2, isolation=READ_COMMITTED)
+    values = sorted(int(bare(v)) for rows in copied.values() for _, _, v, _, _ in rows)
+    assert values == sorted(int(b"%d" % i * 2) for i in range(400))
+    offsets = admin.list_group_offsets(group)
+    assert sum(o.offset for o in offsets.values()) == 400
