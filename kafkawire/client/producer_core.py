@@ -666,6 +666,7 @@ class ProducerCore:
             self._retry(b, OutOfOrderSequenceNumberError(where))  # an earlier batch came back
         elif code in (ErrorCode.INVALID_PRODUCER_EPOCH, ErrorCode.PRODUCER_FENCED):
             self.fail_all(fenced(f"Produce to {where}", self.config.transactional_id))
+            self._finish(b, error=self.fatal)
         elif code == ErrorCode.UNKNOWN_PRODUCER_ID and self.txn_state == NO_TRANSACTIONS:
             # the broker forgot this producer (its records were deleted): a new id, same records
             self._reset_identity = True

@@ -26,7 +26,7 @@ from kafkawire.records._build import key_partitions
 from ._accumulate import DONE, AsyncRecordFuture, ProducerBatch, RecordFuture, append_fast
 from .aio_transport import AsyncTransport
 from .core import ClientCore
-from .errors import BufferFullError, ClientError
+from .errors import BufferFullError, ClientError, RecordTooLargeError
 from .flow import Flow
 from .producer_config import producer_config
 from .producer_core import NeedTopic, ProducerCore
@@ -157,6 +157,12 @@ class _ProducerMethods:
             all_rows = np.arange(len(values)) if rows is None else rows
             for data in batches:
                 records = int.from_bytes(data[57:61], "big")
+                if len(data) > c.message_max_bytes:  # one record alone: build_batches' rule
+                    raise RecordTooLargeError(
+                        f"row {int(all_rows[at])} is a batch of {len(data)} bytes for "
+                        f"{topic}-{partition}, larger than message.max.bytes "
+                        f"({c.message_max_bytes}); nothing of this call was sent"
+                    )
                 encoded.append(
                     (TopicPartition(topic, partition), data, all_rows[at : at + records])
                 )
@@ -181,15 +187,19 @@ def _arrow_columns(table) -> dict:
     for column, argument in (("key", "keys"), ("headers", "headers"), ("partition", "partitions")):
         if column in names:
             out[argument] = table.column(names[column])
-    if "timestamp" in names:
-        import pyarrow as pa
-
-        ts = table.column(names["timestamp"])
-        if pa.types.is_timestamp(ts.type):
-            ts = ts.cast(pa.timestamp("ms")).cast(pa.int64())
-        out["timestamps"] = np.asarray(ts.to_numpy(zero_copy_only=False), np.int64)
+    if "timestamp" in names:  # integers (ms) or Arrow timestamps; a null means now
+        out["timestamps"] = table.column(names["timestamp"])
     if "partitions" in out:
-        out["partitions"] = np.asarray(out["partitions"].to_numpy(zero_copy_only=False))
+        partitions = out.pop("partitions")
+        if partitions.null_count == len(partitions):
+            pass  # no partition given: the partitioner chooses
+        elif partitions.null_count:
+            raise ValueError(
+                f"the partition column has {partitions.null_count} nulls: give every row a "
+                "partition, or none (the partitioner then chooses)"
+            )
+        else:
+            out["partitions"] = np.asarray(partitions.to_numpy(zero_copy_only=False))
     return out
 
 
