@@ -450,11 +450,11 @@ def _create_topic(opts: Options, topic: str | None) -> dict:
     """kafkawire.createTopic and its partitions and replication factor."""
     create = opts.flag("kafkawire.createTopic", False)
     partitions = opts.integer("kafkawire.createTopic.partitions", 1, minimum=1)
-    replication = opts.integer("kafkawire.createTopic.replicationFactor", 1, minimum=-1)
-    if replication == 0:
+    replication = opts.integer("kafkawire.createTopic.replicationFactor", 1)
+    if replication < 1 and replication != -1:
         raise OptionError(
             "option kafkawire.createTopic.replicationFactor must be at least 1, or -1 for the "
-            "broker's default, not 0"
+            f"broker's default, not {replication}"
         )
     if create and topic is None:
         raise OptionError(
