@@ -297,3 +297,39 @@ def append_fast(dict topics, str topic, value, key, headers, timestamp, signal):
     if signal is None:
         return _async_future(b, index, ts)
     return _record_future(b, index, ts, signal)
+
+
+cdef class FastSend:
+    """``Producer.send`` for the common case, compiled: a producer's instance attribute that
+    shadows the method (``Producer.send``, the whole path), which it calls for the rest
+    (unknown topic, a new batch, an explicit partition, a closed producer, ...)."""
+
+    cdef object _lock
+    cdef object _core
+    cdef object _signal
+    cdef object _full_path
+
+    def __init__(self, lock, core, signal, full_path):
+        self._lock = lock
+        self._core = core
+        self._signal = signal
+        self._full_path = full_path
+
+    def __call__(
+        self, topic, value=None, *, key=None, headers=None, partition=None, timestamp=None
+    ):
+        if partition is None and not headers and type(topic) is str:
+            if type(value) is str:
+                value = (<str>value).encode()
+            if type(key) is str:
+                key = (<str>key).encode()
+            with self._lock:
+                if self._core.fast:
+                    future = append_fast(
+                        self._core.topics, topic, value, key, (), timestamp, self._signal
+                    )
+                    if future is not None:
+                        return future
+        return self._full_path(
+            topic, value, key=key, headers=headers, partition=partition, timestamp=timestamp
+        )

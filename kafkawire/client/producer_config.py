@@ -30,7 +30,6 @@ class ProducerConfig:
     compression: Codec | None = None
     max_in_flight: int = 5
     retries: int = 2147483647
-    retry_backoff: float = 0.1
     delivery_timeout: float = 120.0
     enable_idempotence: bool = True
     partitioner: str = "murmur2_random"

@@ -20,10 +20,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError
 from kafkawire.records import build_batches
 from kafkawire.records._build import key_partitions
 
-from ._accumulate import DONE, AsyncRecordFuture, ProducerBatch, RecordFuture, append_fast
+from ._accumulate import DONE, AsyncRecordFuture, FastSend, ProducerBatch, RecordFuture
 from .aio_transport import AsyncTransport
 from .core import ClientCore
 from .errors import BufferFullError, ClientError, RecordTooLargeError
@@ -91,9 +92,13 @@ class _ProducerMethods:
         n = len(values)
         if partitions is not None:
             parts = np.asarray(partitions, dtype=np.int64)
-            if len(parts) != n or (n and (parts.min() < 0 or parts.max() >= count)):
-                raise ValueError(
-                    f"partitions: {n} values from 0 to {count - 1} (topic {topic!r}) expected"
+            if len(parts) != n:
+                raise ValueError(f"partitions: {n} values expected, not {len(parts)}")
+            bad = np.unique(parts[(parts < 0) | (parts >= count)])
+            if len(bad):
+                raise UnknownTopicOrPartitionError(
+                    f"topic {topic!r} has {count} partitions: no partition "
+                    f"{', '.join(map(str, bad[:10].tolist()))}"
                 )
             parts = parts.astype(np.int32)
         elif keys is not None and self._config.partitioner.startswith("murmur2"):
@@ -229,6 +234,9 @@ class Producer(_ProducerMethods):
             wake=self._transport.wake,
         )
         self._sender_error: BaseException | None = None
+        # the common case of send, compiled; it calls the method below for the rest
+        whole_path = type(self).send.__get__(self)
+        self.send = FastSend(self._lock, self._producer, self._signal, whole_path)
         self._thread = threading.Thread(target=self._send_loop, name="kafkawire-producer")
         self._thread.daemon = True
         self._thread.start()
@@ -274,14 +282,6 @@ class Producer(_ProducerMethods):
         if type(key) is str:
             key = key.encode()
         headers = _headers(headers) if headers else ()
-        if partition is None:
-            with self._lock:  # the common case, compiled (fast is off once closed)
-                if self._producer.fast:
-                    future = append_fast(
-                        self._producer.topics, topic, value, key, headers, timestamp, self._signal
-                    )
-                    if future is not None:
-                        return future
         deadline = None
         while True:
             with self._signal:
@@ -331,6 +331,10 @@ class Producer(_ProducerMethods):
         """``send_batch`` from a pyarrow Table or RecordBatch with a value column and any of
         key, headers, timestamp, partition."""
         return self.send_batch(topic, **_arrow_columns(table))
+
+    def partitions_for(self, topic: str) -> list[int]:
+        """The partition numbers of ``topic`` (waiting for its metadata as ``send`` does)."""
+        return list(range(self._producer_partitions(topic)))
 
     def _producer_partitions(self, topic: str) -> int:
         with self._signal:
@@ -565,6 +569,12 @@ class AsyncProducer(_ProducerMethods):
             await self._wait_for_space(deadline)
             columns.parts.append((self._producer.append_built(tp, data, len(rows)), rows))
         return _AsyncBatchFuture(columns)
+
+    async def partitions_for(self, topic: str) -> list[int]:
+        count = self._producer.partition_count(topic)
+        if count is None:
+            count = await self._job(self._producer.topic_flow(topic))
+        return list(range(count))
 
     async def send_arrow(self, topic: str, table) -> _AsyncBatchFuture:
         return await self.send_batch(topic, **_arrow_columns(table))

@@ -206,6 +206,9 @@ def test_send_batch_bad_rows(broker, admin, face):
     with make_producer(face, broker.bootstrap, config=config) as producer:
         with pytest.raises(RecordTooLargeError, match=r"row 1 .*message\.max\.bytes"):
             producer.send_batch(topic, [b"small", b"x" * 9000], partitions=[0, 0])
+        with pytest.raises(UnknownTopicOrPartitionError, match="no partition 2, 9"):
+            producer.send_batch(topic, [b"a", b"b", b"c"], partitions=[9, 0, 2])
+        assert producer.partitions_for(topic) == [0, 1]
         with pytest.raises(ValueError, match="partition column has 1 nulls"):
             producer.send_arrow(
                 topic, pa.table({"value": [b"a", b"b"], "partition": pa.array([0, None])})
