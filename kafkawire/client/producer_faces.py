@@ -311,7 +311,7 @@ class Producer(_ProducerMethods):
         headers=None,
         timestamps=None,
         partitions=None,
-    ) -> _BatchFuture:
+    ) -> BatchFuture:
         """Queue many records at once, columnar (Arrow arrays, numpy 'S<n>' arrays or lists,
         as ``build_batches`` takes them): no Python object per record. Keyed rows go where
         ``send`` would put them. The future gives a BatchMetadata (partition and offset of
@@ -325,9 +325,9 @@ class Producer(_ProducerMethods):
                 if not self._signal.wait_for(self._producer.has_space, deadline - time.monotonic()):
                     raise BufferFullError("the producer's buffer stayed full for max.block.ms")
                 columns.parts.append((self._producer.append_built(tp, data, len(rows)), rows))
-        return _BatchFuture(columns, self._signal)
+        return BatchFuture(columns, self._signal)
 
-    def send_arrow(self, topic: str, table) -> _BatchFuture:
+    def send_arrow(self, topic: str, table) -> BatchFuture:
         """``send_batch`` from a pyarrow Table or RecordBatch with a value column and any of
         key, headers, timestamp, partition."""
         return self.send_batch(topic, **_arrow_columns(table))
@@ -443,7 +443,7 @@ class Producer(_ProducerMethods):
         self._job(self._producer.abort_transaction(), timeout)
 
 
-class _BatchFuture:
+class BatchFuture:
     """What ``send_batch`` returns: ``result(timeout)`` is the BatchMetadata."""
 
     def __init__(self, columns: _Columns, signal) -> None:
@@ -555,7 +555,7 @@ class AsyncProducer(_ProducerMethods):
         headers=None,
         timestamps=None,
         partitions=None,
-    ) -> _AsyncBatchFuture:
+    ) -> AsyncBatchFuture:
         """``Producer.send_batch``; ``await`` the result for the BatchMetadata."""
         if self._closed:
             raise ClientError("the producer is closed")
@@ -568,7 +568,7 @@ class AsyncProducer(_ProducerMethods):
         for tp, data, rows in encoded:
             await self._wait_for_space(deadline)
             columns.parts.append((self._producer.append_built(tp, data, len(rows)), rows))
-        return _AsyncBatchFuture(columns)
+        return AsyncBatchFuture(columns)
 
     async def partitions_for(self, topic: str) -> list[int]:
         count = self._producer.partition_count(topic)
@@ -576,7 +576,7 @@ class AsyncProducer(_ProducerMethods):
             count = await self._job(self._producer.topic_flow(topic))
         return list(range(count))
 
-    async def send_arrow(self, topic: str, table) -> _AsyncBatchFuture:
+    async def send_arrow(self, topic: str, table) -> AsyncBatchFuture:
         return await self.send_batch(topic, **_arrow_columns(table))
 
     async def _job(self, flow: Flow):
@@ -658,7 +658,7 @@ async def _all_done(batches: list[ProducerBatch]) -> None:
             await waiter
 
 
-class _AsyncBatchFuture:
+class AsyncBatchFuture:
     def __init__(self, columns: _Columns) -> None:
         self._columns = columns
 

@@ -1,0 +1,133 @@
+from collections.abc import Generator, Iterable, Mapping, Sequence
+from types import TracebackType
+from typing import Any, NamedTuple
+
+import numpy as np
+import pyarrow as pa
+
+from ._accumulate import AsyncRecordFuture, RecordFuture
+from .transactions import ConsumerGroupMetadata
+from .types import OffsetAndMetadata, RecordMetadata, TopicPartition
+
+_Bytes = bytes | bytearray | memoryview
+_Value = _Bytes | str | None
+_Headers = Iterable[tuple[str, _Bytes | str | None]] | Mapping[str, _Bytes | str | None] | None
+_Offsets = Mapping[TopicPartition, int | OffsetAndMetadata]
+_Column = Any  # Arrow array, numpy 'S<n>' array, or a sequence of bytes | None
+
+class BatchMetadata(NamedTuple):
+    topic: str
+    partitions: np.ndarray
+    offsets: np.ndarray
+
+class BatchFuture:
+    def done(self) -> bool: ...
+    def result(self, timeout: float | None = None) -> BatchMetadata: ...
+
+class AsyncBatchFuture:
+    def done(self) -> bool: ...
+    def __await__(self) -> Generator[Any, None, BatchMetadata]: ...
+
+class _Common:
+    def __init__(
+        self,
+        bootstrap_servers: str | Sequence[str] | None = None,
+        *,
+        config: Mapping[str, Any] | None = None,
+        **settings: Any,
+    ) -> None: ...
+
+class Producer(_Common):
+    def send(
+        self,
+        topic: str,
+        value: _Value = None,
+        *,
+        key: _Value = None,
+        headers: _Headers = None,
+        partition: int | None = None,
+        timestamp: int | None = None,
+    ) -> RecordFuture: ...
+    def send_batch(
+        self,
+        topic: str,
+        values: _Column,
+        *,
+        keys: _Column | None = None,
+        headers: _Column | None = None,
+        timestamps: _Column | None = None,
+        partitions: _Column | None = None,
+    ) -> BatchFuture: ...
+    def send_arrow(self, topic: str, table: pa.Table | pa.RecordBatch) -> BatchFuture: ...
+    def partitions_for(self, topic: str) -> list[int]: ...
+    def flush(self, timeout: float | None = None) -> int: ...
+    def close(self, timeout: float | None = None) -> None: ...
+    def __enter__(self) -> Producer: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+    def init_transactions(self, timeout: float | None = None) -> None: ...
+    def begin_transaction(self) -> None: ...
+    def send_offsets_to_transaction(
+        self,
+        offsets: _Offsets,
+        group_metadata: ConsumerGroupMetadata | str,
+        timeout: float | None = None,
+    ) -> None: ...
+    def commit_transaction(self, timeout: float | None = None) -> None: ...
+    def abort_transaction(self, timeout: float | None = None) -> None: ...
+
+class AsyncProducer(_Common):
+    async def send(
+        self,
+        topic: str,
+        value: _Value = None,
+        *,
+        key: _Value = None,
+        headers: _Headers = None,
+        partition: int | None = None,
+        timestamp: int | None = None,
+    ) -> AsyncRecordFuture: ...
+    async def send_and_wait(
+        self,
+        topic: str,
+        value: _Value = None,
+        *,
+        key: _Value = None,
+        headers: _Headers = None,
+        partition: int | None = None,
+        timestamp: int | None = None,
+    ) -> RecordMetadata: ...
+    async def send_batch(
+        self,
+        topic: str,
+        values: _Column,
+        *,
+        keys: _Column | None = None,
+        headers: _Column | None = None,
+        timestamps: _Column | None = None,
+        partitions: _Column | None = None,
+    ) -> AsyncBatchFuture: ...
+    async def send_arrow(
+        self, topic: str, table: pa.Table | pa.RecordBatch
+    ) -> AsyncBatchFuture: ...
+    async def partitions_for(self, topic: str) -> list[int]: ...
+    async def flush(self, timeout: float | None = None) -> int: ...
+    async def close(self, timeout: float | None = None) -> None: ...
+    async def __aenter__(self) -> AsyncProducer: ...
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+    async def init_transactions(self) -> None: ...
+    def begin_transaction(self) -> None: ...
+    async def send_offsets_to_transaction(
+        self, offsets: _Offsets, group_metadata: ConsumerGroupMetadata | str
+    ) -> None: ...
+    async def commit_transaction(self) -> None: ...
+    async def abort_transaction(self) -> None: ...
