@@ -199,11 +199,9 @@ cdef class AsyncRecordFuture(_RecordOutcome):
 async def _await_outcome(AsyncRecordFuture future):
     cdef ProducerBatch b = future._batch
     if b.state != _DONE:
-        waiter = asyncio.get_running_loop().create_future()
-        if b.waiters is None:
-            b.waiters = []
-        b.waiters.append(waiter)
-        await waiter
+        if not b.waiters:  # one loop future per batch, shared by its records' awaits
+            b.waiters = [asyncio.get_running_loop().create_future()]
+        await b.waiters[0]
     return future.result()
 
 
