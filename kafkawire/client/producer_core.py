@@ -137,7 +137,7 @@ class ProducerCore:
         self._to_start: list[tuple[Call, Callable]] = []
         self._sleeping: list[_Job] = []
         self._drain_waiters: list[_Job] = []
-        self._jobs = 0
+        self._jobs: set[_Job] = set()
         self._callbacks: list = []
         self._metadata_job = False
         self._metadata_due = False
@@ -360,9 +360,7 @@ class ProducerCore:
             self.run_callbacks()
 
     def _idle(self) -> bool:
-        return (
-            not self.sent and self._jobs == 0 and not any(q.batches for q in self.queues.values())
-        )
+        return not self.sent and not self._jobs and not any(q.batches for q in self.queues.values())
 
     def _next_deadline(self, now: float) -> float:
         """When the sender must look again with no answer coming: a linger, a retry's backoff,
@@ -408,8 +406,9 @@ class ProducerCore:
 
     def start_job(self, flow: Flow, on_done: Callable[[Any, BaseException | None], None]) -> None:
         """Run ``flow`` on the sender (under the lock); ``on_done(result, error)`` at its end."""
-        self._jobs += 1
-        self._step(_Job(flow, on_done), None)
+        job = _Job(flow, on_done)
+        self._jobs.add(job)
+        self._step(job, None)
         self.sleeping_until = 0.0
         self.wake()
 
@@ -420,11 +419,11 @@ class ProducerCore:
             else:
                 effect = job.flow.send(outcome)
         except StopIteration as stop:
-            self._jobs -= 1
+            self._jobs.discard(job)
             job.on_done(stop.value, None)
             return
         except Exception as exc:
-            self._jobs -= 1
+            self._jobs.discard(job)
             job.on_done(None, exc)
             return
         if isinstance(effect, Call):
@@ -733,14 +732,22 @@ class ProducerCore:
         self._callbacks.extend(b.finish(base_offset, log_append_time, error))
         self._notify()
 
-    def fail_all(self, error: BaseException) -> None:
-        """A fatal error (fenced): every record not acknowledged fails with it."""
+    def fail_all(self, error: BaseException, *, stopped: bool = False) -> None:
+        """A fatal error (fenced): every record not acknowledged fails with it. ``stopped``:
+        the sender is gone, so the batches in flight and the jobs fail too (nothing else would
+        end them)."""
         self.fatal = error
         if self.txn_state != NO_TRANSACTIONS:
             self.txn_state = FATAL
         for q in self.queues.values():
             for b in list(q.batches):
                 self._finish(b, error=error)
+        if stopped:
+            for b in list(self.sent):
+                self._finish(b, error=error)
+            jobs, self._jobs = self._jobs, set()
+            for job in jobs:
+                job.on_done(None, error)
         self._notify()
 
     # ---- producer ids -------------------------------------------------------------------------

@@ -247,7 +247,9 @@ class Producer(_ProducerMethods):
         except BaseException as exc:  # a bug: nothing can be delivered any more
             self._sender_error = exc
             with self._signal:
-                self._producer.fail_all(ClientError(f"the producer's sender stopped: {exc!r}"))
+                self._producer.fail_all(
+                    ClientError(f"the producer's sender stopped: {exc!r}"), stopped=True
+                )
             self._producer.run_callbacks()
         finally:
             self._transport.close()
@@ -493,7 +495,9 @@ class AsyncProducer(_ProducerMethods):
         except asyncio.CancelledError:
             raise
         except BaseException as exc:
-            self._producer.fail_all(ClientError(f"the producer's sender stopped: {exc!r}"))
+            self._producer.fail_all(
+                ClientError(f"the producer's sender stopped: {exc!r}"), stopped=True
+            )
             self._producer.run_callbacks()
             raise
 

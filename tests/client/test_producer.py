@@ -537,3 +537,25 @@ def test_exactly_once_read_process_write(broker, admin, face):
     assert values == sorted(int(b"%d" % i * 2) for i in range(400))
     offsets = admin.list_group_offsets(group)
     assert sum(o.offset for o in offsets.values()) == 400
+
+
+def test_a_sender_that_dies_fails_everything_instead_of_hanging(broker, admin):
+    """A bug in the sender (simulated) must not leave futures, flush or jobs waiting."""
+    from kafkawire import Producer
+
+    topic = new_topic(admin, 1)
+    producer = Producer(broker.bootstrap, config={"linger.ms": 100000})
+    queued = producer.send(topic, b"queued")  # waits for linger: still queued below
+    core = producer._producer
+
+    def broken(now):
+        raise RuntimeError("simulated sender bug")
+
+    core._drain = broken
+    producer.flush(0)  # ends the linger: the sender wakes into the bug
+    with pytest.raises(ClientError, match="sender stopped.*simulated sender bug"):
+        queued.result(10)
+    with pytest.raises(ClientError):
+        producer.send(topic, b"after")
+    assert producer.flush(5) == 0
+    producer.close(5)
