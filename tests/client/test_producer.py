@@ -553,7 +553,7 @@ def test_a_sender_that_dies_fails_everything_instead_of_hanging(broker, admin):
 
     core._drain = broken
     producer.flush(0)  # ends the linger: the sender wakes into the bug
-    with pytest.raises(ClientError, match="sender stopped.*simulated sender bug"):
+    with pytest.raises(ClientError, match=r"sender stopped.*simulated sender bug"):
         queued.result(10)
     with pytest.raises(ClientError):
         producer.send(topic, b"after")
