@@ -99,7 +99,7 @@ class BrokerSession:
         self.state = SessionState.HANDSHAKE
         self.versions: dict[int, int] = {}  # api key -> negotiated version, once READY
         self._reader = FrameReader(max_frame_size=max_frame_size)
-        self._outgoing = bytearray()
+        self._outgoing: list[bytes] = []  # encoded frames (joined once, when taken)
         self._next_correlation_id = 0
         self._in_flight: dict[int, _InFlight] = {}
         self._waiting: list[tuple[Any, Any, int | None]] = []  # until the handshake ends
@@ -148,7 +148,8 @@ class BrokerSession:
 
     def data_to_send(self) -> bytes:
         """The bytes to write to the socket now (and forget)."""
-        data = bytes(self._outgoing)
+        # one frame (a large produce, say) goes out as encoded: no copy
+        data = self._outgoing[0] if len(self._outgoing) == 1 else b"".join(self._outgoing)
         self._outgoing.clear()
         return data
 
@@ -236,12 +237,14 @@ class BrokerSession:
 
     def _write(self, request, version: int) -> int:
         correlation_id = self._next_id()
-        self._outgoing += encode_request(
-            request,
-            version=version,
-            correlation_id=correlation_id,
-            client_id=self.client_id,
-            drop_unsupported=True,
+        self._outgoing.append(
+            encode_request(
+                request,
+                version=version,
+                correlation_id=correlation_id,
+                client_id=self.client_id,
+                drop_unsupported=True,
+            )
         )
         return correlation_id
 
@@ -407,7 +410,7 @@ class BrokerSession:
         self._in_flight[correlation_id] = _InFlight(None, ApiKey.SASL_AUTHENTICATE, version)
 
     def _write_raw(self, message: bytes) -> None:
-        self._outgoing += len(message).to_bytes(4, "big") + message
+        self._outgoing.append(len(message).to_bytes(4, "big") + bytes(message))
 
     def _sasl_answer(self, response, version: int) -> list[Completion]:
         assert self._mechanism is not None

@@ -256,15 +256,21 @@ class SyncTransport:
         self._selector.modify(conn.sock, selectors.EVENT_READ | selectors.EVENT_WRITE, conn)
 
     def _write(self, conn: _Connection) -> None:
-        conn.outbox += conn.session.data_to_send()
+        data = conn.session.data_to_send() if conn.session.has_data_to_send else b""
+        if conn.outbox:
+            conn.outbox += data
+            data = conn.outbox
         try:
-            sent = conn.sock.send(conn.outbox) if conn.outbox else 0
+            sent = conn.sock.send(data) if data else 0
         except _WOULD_BLOCK:  # TLS retries with the same bytes, as OpenSSL wants
             sent = 0
         except OSError as exc:
             self._drop(conn, f"failed to take what was sent: {exc}")
             return
-        del conn.outbox[:sent]
+        if data is conn.outbox:
+            del conn.outbox[:sent]
+        elif sent < len(data):  # only what the socket did not take is copied
+            conn.outbox += memoryview(data)[sent:]
         if conn.outbox:  # the rest goes out when the socket has room
             return
         conn.writing = False
