@@ -17,7 +17,8 @@ class ProducerBatch:
     created: float
     deadline: float
     sequence: int
-    stamp: tuple[int, int] | None
+    stamp: object  # the producer identity it was numbered under
+    built_as: tuple[int, int, int] | None
     attempts: int
     retry_at: float
     state: int

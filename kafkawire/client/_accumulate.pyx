@@ -43,7 +43,8 @@ cdef class ProducerBatch:
     cdef public double created
     cdef public double deadline  # delivery.timeout.ms from the first record
     cdef public long long sequence  # base sequence once numbered
-    cdef public object stamp  # (producer id, epoch) it was numbered with
+    cdef public object stamp  # the producer identity it was numbered under (the core's key)
+    cdef public object built_as  # (producer id, epoch, sequence) in its bytes
     cdef public int attempts
     cdef public double retry_at
     cdef public int state
@@ -75,14 +76,16 @@ cdef class ProducerBatch:
 
     def build(self, producer_id, epoch, sequence, transactional):
         """The batch's bytes, numbered (once; a retry sends the same bytes)."""
+        fields = (producer_id, epoch, sequence)
         if self.data is None:
             builder, self.builder = self.builder, None
             if producer_id >= 0:
                 builder.set_producer(producer_id, epoch, sequence, transactional)
             self.data = builder.build()
-        elif self.stamp != (producer_id, epoch) or self.sequence != sequence:
+        elif self.built_as != fields and (producer_id >= 0 or self.built_as is not None):
             self.data = stamp_producer(self.data, producer_id, epoch, sequence, transactional)
-        self.stamp, self.sequence = (producer_id, epoch), sequence
+        self.built_as = fields
+        self.sequence = sequence
         return self.data
 
     def finish(self, base_offset, log_append_time, error):

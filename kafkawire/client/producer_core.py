@@ -262,15 +262,16 @@ class ProducerCore:
 
     def _new_batch(self, q: PartitionQueue, value, key, headers, timestamp) -> ProducerBatch:
         old = q.open
-        if self.buffered + (0 if old is None else old.builder.size_in_bytes) >= (
-            self.config.buffer_bytes
-        ):
-            raise BufferFullError(
-                f"the producer's buffer holds {self.buffered} bytes "
-                f"(queue.buffering.max.kbytes {self.config.buffer_bytes // 1024})"
-            )
         c = self.config
-        builder = BatchBuilder(compression=c.compression, max_bytes=c.batch_size)
+        room = c.buffer_bytes - self.buffered - self._open_bytes()
+        if room <= 0:
+            raise BufferFullError(
+                f"the producer's buffer holds {c.buffer_bytes - room} bytes "
+                f"(queue.buffering.max.kbytes {c.buffer_bytes // 1024})"
+            )
+        # a batch may grow only into the room left, so open batches keep to the limit too
+        # (the first record of a batch always fits, as in every producer)
+        builder = BatchBuilder(compression=c.compression, max_bytes=min(c.batch_size, room))
         builder.append(value, key=key, timestamp=timestamp, headers=headers)
         size = builder.size_in_bytes
         if size > c.message_max_bytes:
@@ -315,8 +316,14 @@ class ProducerCore:
         b.accounted = b.builder.size_in_bytes
         self.buffered += b.accounted
 
+    def _open_bytes(self) -> int:
+        return sum(q.open.builder.size_in_bytes for q in self.queues.values() if q.open)
+
     def has_space(self) -> bool:
-        return self.buffered < self.config.buffer_bytes or self.fatal is not None
+        """Whether a new batch may start (what ``_new_batch`` asks)."""
+        if self.fatal is not None:
+            return True  # the next send raises it
+        return self.buffered + self._open_bytes() < self.config.buffer_bytes
 
     def partition_count(self, topic: str) -> int | None:
         t = self.topics.get(topic)
@@ -596,7 +603,8 @@ class ProducerCore:
             if ident is None:
                 data = b.build(-1, -1, -1, False)
             else:
-                if b.stamp != (ident.producer_id, ident.epoch):
+                if b.stamp is not ident:  # new, or numbered under an identity since replaced
+                    b.stamp = ident
                     b.sequence = q.next_sequence
                     q.next_sequence = (q.next_sequence + b.count) & 0x7FFFFFFF
                 data = b.build(ident.producer_id, ident.epoch, b.sequence, txn)

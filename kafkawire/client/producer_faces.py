@@ -295,9 +295,8 @@ class Producer(_ProducerMethods):
                     )
                 except BufferFullError:
                     deadline = deadline or time.monotonic() + self._config.max_block
-                    if not self._signal.wait_for(
-                        self._producer.has_space, deadline - time.monotonic()
-                    ):
+                    left = deadline - time.monotonic()
+                    if left <= 0 or not self._signal.wait_for(self._producer.has_space, left):
                         raise
                     continue
                 except NeedTopic:
@@ -530,6 +529,8 @@ class AsyncProducer(_ProducerMethods):
             try:
                 return self._producer.send(topic, value, key, headers, partition, timestamp, None)
             except BufferFullError:
+                if time.monotonic() >= deadline:
+                    raise
                 await self._wait_for_space(deadline)
             except NeedTopic:
                 await self._job(self._producer.topic_flow(topic))
@@ -541,6 +542,7 @@ class AsyncProducer(_ProducerMethods):
     async def _wait_for_space(self, deadline: float) -> None:
         if self._space is None:
             self._space = asyncio.Event()
+        await asyncio.sleep(0)  # the sender runs on this loop: let it
         while not self._producer.has_space():
             self._space.clear()
             try:
