@@ -129,6 +129,7 @@ class ProducerCore:
         self.queues: dict[TopicPartition, PartitionQueue] = {}
         self.sent: set[ProducerBatch] = set()
         self.buffered = 0  # bytes of closed batches not finished
+        self.reserved = 0  # bytes the open batches may still grow to
         self.flushing = 0
         self.closing = False
         self.sleeping_until = 0.0  # the sender is in a Wait until then (0: awake)
@@ -263,14 +264,16 @@ class ProducerCore:
     def _new_batch(self, q: PartitionQueue, value, key, headers, timestamp) -> ProducerBatch:
         old = q.open
         c = self.config
-        room = c.buffer_bytes - self.buffered - self._open_bytes()
+        room = c.buffer_bytes - self.buffered - self.reserved
+        if old is not None:  # its reservation becomes its size below
+            room += old.accounted - old.builder.size_in_bytes
         if room <= 0:
             raise BufferFullError(
                 f"the producer's buffer holds {c.buffer_bytes - room} bytes "
                 f"(queue.buffering.max.kbytes {c.buffer_bytes // 1024})"
             )
-        # a batch may grow only into the room left, so open batches keep to the limit too
-        # (the first record of a batch always fits, as in every producer)
+        # an open batch reserves the room it may grow into, so that open batches keep to the
+        # limit too (the first record of a batch always fits, as in every producer)
         builder = BatchBuilder(compression=c.compression, max_bytes=min(c.batch_size, room))
         builder.append(value, key=key, timestamp=timestamp, headers=headers)
         size = builder.size_in_bytes
@@ -283,6 +286,8 @@ class ProducerCore:
             self._close(q)  # (only now: a refused record changes nothing)
         now = time.monotonic()
         b = ProducerBatch(q.tp, builder, None, 0, now, now + c.delivery_timeout)
+        b.accounted = max(min(c.batch_size, room), size)
+        self.reserved += b.accounted
         q.batches.append(b)
         q.open = b
         # the sender sleeps past this batch's linger, or the old batch is ready now
@@ -313,17 +318,15 @@ class ProducerCore:
     def _close(self, q: PartitionQueue) -> None:
         """The partition's open batch takes no more records; its bytes count as buffered."""
         b, q.open = q.open, None
+        self.reserved -= b.accounted
         b.accounted = b.builder.size_in_bytes
         self.buffered += b.accounted
-
-    def _open_bytes(self) -> int:
-        return sum(q.open.builder.size_in_bytes for q in self.queues.values() if q.open)
 
     def has_space(self) -> bool:
         """Whether a new batch may start (what ``_new_batch`` asks)."""
         if self.fatal is not None:
             return True  # the next send raises it
-        return self.buffered + self._open_bytes() < self.config.buffer_bytes
+        return self.buffered + self.reserved < self.config.buffer_bytes
 
     def partition_count(self, topic: str) -> int | None:
         t = self.topics.get(topic)
