@@ -81,12 +81,13 @@ def records(data: bytes) -> None:
     fuzzer gets past the checksum into the record scanner), read_committed too;
     both entry points must agree on what they decode."""
     caps = {"max_decompressed_size": MAX_DECOMPRESSED, "max_total_decompressed_size": MAX_TOTAL}
-    view = _decoded(kafkawire.decode_records, data, verify_crc=False, **caps)
+    # control records kept: their parsers are fuzzed too
+    view = _decoded(kafkawire.decode_records, data, verify_crc=False, keep_control=True, **caps)
     if view is not None:
         with contextlib.suppress(DecodeError):  # header keys that are not UTF-8
             _touch_view(view)
     try:
-        reader = kafkawire.read_batches(data, verify_crc=False, **caps)
+        reader = kafkawire.read_batches(data, verify_crc=False, keep_control=True, **caps)
         offsets = []
         for batch in reader:
             offsets.extend(r.offset for r in batch)

@@ -49,7 +49,7 @@ def _looks_like_segment(buf) -> bool:
     if 12 + length > len(buf):
         return False
     try:
-        next(read_batches(buf[: 12 + length]))
+        next(read_batches(buf[: 12 + length], keep_control=True))
     except (DecodeError, StopIteration):
         return False
     return True
@@ -168,7 +168,7 @@ def _split_frames(buf, path: str) -> Iterator[tuple[int, bytes]]:
 def _inspect_segment(buf, path: str, out: Out, verbose: bool) -> None:
     from kafkawire import read_batches
 
-    reader = read_batches(buf)
+    reader = read_batches(buf, keep_control=True)
     batches = records = 0
     try:
         for batch in reader:

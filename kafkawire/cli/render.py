@@ -140,7 +140,7 @@ def _records_summary(data, out: Out, verbose: bool) -> Any:
 
     size = len(memoryview(data))
     try:
-        reader = read_batches(data)
+        reader = read_batches(data, keep_control=True)
         batches = list(reader)
     except DecodeError as exc:
         return {"bytes": size, "error": str(exc)}

@@ -354,7 +354,7 @@ class ConsumerCore:
 
     def _decode(self, tp: TopicPartition, part: _Partition, fetched: _Fetched) -> RecordView:
         raw = fetched.part
-        aborted = []  # an empty list still leaves control records out
+        aborted = None  # control records are left out either way
         if self.config.isolation_level == READ_COMMITTED:
             aborted = [*(raw.aborted_transactions or []), *aborts_from_markers(raw.records)]
         try:

@@ -249,8 +249,7 @@ class RangeReader:
                 if stable <= position:
                     return None  # the partition ends before `end`: nothing more to read
                 continue
-            # an empty list still drops control batches; aborted ones only with READ_COMMITTED
-            aborted = []
+            aborted = None  # control batches are left out either way
             if self.isolation_level == READ_COMMITTED:
                 aborted = [*(part.aborted_transactions or []), *aborts_from_markers(part.records)]
             view = decode_records(
@@ -323,7 +322,9 @@ def aborts_from_markers(records: memoryview) -> list[tuple[int, int]]:
             first.setdefault(producer, base)
             continue
         (length,) = _LENGTH.unpack_from(records, pos + 8)
-        batch = next(read_batches(records[pos : pos + 12 + length], verify_crc=False))
+        batch = next(
+            read_batches(records[pos : pos + 12 + length], verify_crc=False, keep_control=True)
+        )
         marker = batch.control_record
         opened = first.pop(producer, None)
         if marker is not None and marker.is_abort and opened is not None:

@@ -25,10 +25,22 @@ def encode_response(
     drop_unsupported: bool = False,
     header: ResponseHeader | None = None,
 ) -> bytes: ...
-def decode_request(frame: Buffer) -> tuple[RequestHeader, Message]: ...
+def decode_request(frame: Buffer, *, size_prefix: bool = False) -> tuple[RequestHeader, Message]:
+    """(RequestHeader, message) from one request frame.
+
+    :param size_prefix: True when the frame starts with its int32 size, as
+        :func:`encode_request` writes it by default; the size must count the rest exactly.
+    """
+
 def decode_response(
-    frame: Buffer, *, api_key: int, api_version: int
-) -> tuple[ResponseHeader, Message]: ...
+    frame: Buffer, *, api_key: int, api_version: int, size_prefix: bool = False
+) -> tuple[ResponseHeader, Message]:
+    """(ResponseHeader, message) from one response frame.
+
+    :param size_prefix: True when the frame starts with its int32 size, as
+        :func:`encode_response` writes it by default; the size must count the rest exactly.
+    """
+
 def encode(msg: Message, *, version: int, drop_unsupported: bool = False) -> bytes: ...
 def decode(cls: type[M], data: Buffer, *, version: int) -> M: ...
 

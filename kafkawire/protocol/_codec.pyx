@@ -26,7 +26,9 @@ from libc.string cimport memcpy, memmove
 
 import uuid as _uuid
 
-from kafkawire.errors import CorruptError, EncodeError, TruncatedError, UnsupportedError
+from kafkawire.errors import (
+    CorruptError, DecodeError, EncodeError, TruncatedError, UnsupportedError,
+)
 from kafkawire.protocol import _base
 
 # C-level copies: the hot paths compare with these per field, and a module global would be a
@@ -550,9 +552,53 @@ def encode_response(msg, *, int version, correlation_id=None, bint size_prefix=T
     return _finish(w, size_prefix)
 
 
-def decode_request(frame):
-    """(RequestHeader, message) from one request frame without its size prefix."""
+cdef int _skip_size_prefix(Reader r, str what) except -1:
+    """Check and step over a frame's int32 size prefix, which must count the rest exactly
+    (error offsets stay relative to the whole frame)."""
+    if r.end - r.p < 4:
+        raise TruncatedError(f"a {what} frame with its size prefix needs at least 4 bytes, "
+                             f"got {r.end - r.p}", offset=0, field="size")
+    cdef int64_t size = <int32_t>((<uint32_t>r.p[0] << 24) | (<uint32_t>r.p[1] << 16)
+                                  | (<uint32_t>r.p[2] << 8) | r.p[3])
+    if size != r.end - r.p - 4:
+        raise CorruptError(f"the size prefix says {size} bytes, {r.end - r.p - 4} follow it",
+                           offset=0, field="size")
+    r.p += 4
+    return 0
+
+
+cdef object _prefix_hint(object frame, object exc):
+    """exc, saying so when the frame seems to start with the size prefix that
+    size_prefix=False (the default) does not expect."""
+    cdef Py_ssize_t n
+    try:
+        with memoryview(frame) as mv:
+            n = mv.nbytes
+            head = bytes(mv.cast("B")[:4]) if n >= 4 else b""
+    except (TypeError, ValueError):
+        return exc
+    if n >= 4 and int.from_bytes(head, "big") == n - 4 and isinstance(exc, DecodeError):
+        return type(exc)(f"{exc.reason} (the frame seems to start with its size prefix: "
+                         f"pass size_prefix=True)", offset=exc.offset,
+                         batch_offset=exc.batch_offset, field=exc.field)
+    return exc
+
+
+def decode_request(frame, *, bint size_prefix=False):
+    """(RequestHeader, message) from one request frame; ``size_prefix=True`` when the
+    frame starts with its int32 size (as encode_request writes it by default)."""
+    try:
+        return _decode_request(frame, size_prefix)
+    except DecodeError as exc:
+        if size_prefix:
+            raise
+        raise _prefix_hint(frame, exc) from None
+
+
+cdef tuple _decode_request(frame, bint size_prefix):
     cdef Reader r = Reader(frame)
+    if size_prefix:
+        _skip_size_prefix(r, "request")
     if r.end - r.p < 4:
         raise TruncatedError(f"a request header needs at least 4 bytes, got {r.end - r.p}",
                              offset=0, field="RequestHeader")
@@ -560,11 +606,11 @@ def decode_request(frame):
     cdef int version = <int16_t>((r.p[2] << 8) | r.p[3])
     cls = REQUESTS.get(api_key)
     if cls is None:
-        raise UnsupportedError(f"unknown API key {api_key}", offset=0,
+        raise UnsupportedError(f"unknown API key {api_key}", offset=r.offset(),
                                field="RequestHeader.request_api_key")
     if version not in cls.valid_versions:
-        raise UnsupportedError(f"{cls.__qualname__} has no version {version}", offset=2,
-                               field="RequestHeader.request_api_version")
+        raise UnsupportedError(f"{cls.__qualname__} has no version {version}",
+                               offset=r.offset() + 2, field="RequestHeader.request_api_version")
     cdef int hv = request_header_version(cls, version)
     header = _read(r, get_plan(RequestHeader, hv, hv >= 2), "RequestHeader")
     name = cls.__qualname__
@@ -573,14 +619,26 @@ def decode_request(frame):
     return header, msg
 
 
-def decode_response(frame, *, int api_key, int api_version):
-    """(ResponseHeader, message) from one response frame without its size prefix."""
+def decode_response(frame, *, int api_key, int api_version, bint size_prefix=False):
+    """(ResponseHeader, message) from one response frame; ``size_prefix=True`` when the
+    frame starts with its int32 size (as encode_response writes it by default)."""
     cls = RESPONSES.get(api_key)
     if cls is None:
         raise UnsupportedError(f"unknown API key {api_key}")
     cdef Plan plan = message_plan(cls, api_version)
+    try:
+        return _decode_response(frame, cls, plan, api_version, size_prefix)
+    except DecodeError as exc:
+        if size_prefix:
+            raise
+        raise _prefix_hint(frame, exc) from None
+
+
+cdef tuple _decode_response(frame, cls, Plan plan, int api_version, bint size_prefix):
     cdef int hv = response_header_version(cls, api_version)
     cdef Reader r = Reader(frame)
+    if size_prefix:
+        _skip_size_prefix(r, "response")
     header = _read(r, get_plan(ResponseHeader, hv, hv >= 1), "ResponseHeader")
     name = cls.__qualname__
     msg = _read(r, plan, name)

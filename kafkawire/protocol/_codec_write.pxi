@@ -123,7 +123,10 @@ cdef class Writer(Walk):
                 PyBuffer_Release(&view)
             return 0
         if kind == K_BOOL:
-            return self.u8(1 if v else 0)
+            # True/False (or the ints 0 and 1): a str or a None must not turn into a flag
+            if v is True or v is False or (PyLong_Check(v) and (v == 0 or v == 1)):
+                return self.u8(1 if v else 0)
+            raise _Fail(EncodeError, f"expected bool, got {type(v).__name__}")
         if kind == K_FLOAT64:
             if not isinstance(v, (float, int)):
                 raise _Fail(EncodeError, f"expected float, got {type(v).__name__}")

@@ -65,7 +65,9 @@ class BatchBuilder:
         :param headers: (key, value) pairs, keys str (written UTF-8), kept in order and
             with repeats.  Magic 2 only.
         :returns: False, appending nothing, when the record would push the batch past
-            ``max_bytes`` (never for the first record).
+            ``max_bytes`` (never for the first record); :attr:`is_full` is True from then
+            on.  Build this batch and append the record to a new one (the README shows the
+            loop), or let :func:`build_batches` or :class:`kafkawire.Producer` split them.
         :raises EncodeError: a value of the wrong type, headers with magic 0/1, or a call
             after :meth:`build`.
         """
@@ -102,7 +104,8 @@ class BatchBuilder:
 
     @property
     def is_full(self) -> bool:
-        """True when not even a record with null key and value would still fit."""
+        """True once an append was refused, or when not even a record with null key and
+        value would still fit."""
 
 def stamp_producer(
     batch: _Bytes,

@@ -229,6 +229,7 @@ cdef class BatchBuilder:
     cdef bint _transactional
     cdef bint _control
     cdef bint _built
+    cdef bint _refused            # an append was refused: the batch counts as full
     cdef Py_ssize_t _max_bytes
     cdef int64_t _base_offset
     cdef int64_t _producer_id
@@ -319,8 +320,11 @@ cdef class BatchBuilder:
 
     @property
     def is_full(self):
-        """True when not even a record with null key and value would still fit."""
+        """True once an append was refused, or when not even a record with null key and
+        value would still fit."""
         cdef Py_ssize_t smallest
+        if self._refused:
+            return True
         if self._count == 0:
             return False
         if self._magic == 2:
@@ -372,7 +376,11 @@ cdef class BatchBuilder:
                 # hseq keeps the header objects, whose bytes _hdrs points at, alive
                 hseq = _fast_seq(headers, "headers")
                 nh = self._fill_headers(hseq)
-            return self._add(kp, kl, vp, vl, ts, nh) == 1
+            if self._add(kp, kl, vp, vl, ts, nh) == 1:
+                return True
+            # a loop that checks is_full instead of the result must not go on appending
+            self._refused = True
+            return False
         finally:
             if self._nviews:
                 self._release_views()

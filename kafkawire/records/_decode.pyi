@@ -146,11 +146,17 @@ def read_batches(
     max_decompressed_size: int = ...,
     max_total_decompressed_size: int = ...,
     aborted_transactions: AbortedTransactions | None = None,
+    keep_control: bool = False,
     copy: bool | None = None,
 ) -> BatchReader:
     """Iterate the record batches of ``buf`` (every magic); a partial trailing batch
-    ends the iteration quietly.
+    ends the iteration quietly, a buffer without one complete batch (or that is not a
+    record set) raises a DecodeError.
 
+    :param keep_control: keep control batches (transaction markers), which a consumer
+        never sees and which are left out by default.
+    :param aborted_transactions: a fetch partition's aborted transactions: their
+        batches are left out too (read_committed).
     :param max_decompressed_size: cap of one decompressed payload (256 MiB).
     :param max_total_decompressed_size: cap of all the payloads the iterator
         decompresses together (1 GiB).
@@ -214,10 +220,19 @@ def decode_records(
     max_decompressed_size: int = ...,
     max_total_decompressed_size: int = ...,
     aborted_transactions: AbortedTransactions | None = None,
+    keep_control: bool = False,
     copy: bool | None = None,
 ) -> RecordView:
     """Decode every record in ``buf`` into a columnar :class:`RecordView`.
 
+    A partial trailing batch is left over (``view.leftover_bytes``); a buffer without
+    one complete batch (or that is not a record set) raises a DecodeError.
+
+    :param keep_control: keep the records of control batches (transaction markers;
+        ``view.control_record(i)`` reads them), which are left out by default as a
+        consumer sees the log.
+    :param aborted_transactions: a fetch partition's aborted transactions: their
+        records are left out too (read_committed).
     :param max_decompressed_size: cap of one decompressed payload (256 MiB).
     :param max_total_decompressed_size: cap of all the payloads of the call
         together (1 GiB); past either cap, LimitExceededError.

@@ -528,6 +528,9 @@ cdef class BatchReader:
         cdef RecordBatch batch = RecordBatch.__new__(RecordBatch)
         if self.done or not self.walker.next(&batch.info):
             self.done = True
+            if self.walker.pos == 0 and self.walker.length > 0:
+                raise TruncatedError(f"no complete record batch in {self.walker.length} bytes",
+                                     offset=0, field="batch_length")
             raise StopIteration
         batch.walker = self.walker
         if batch.info.segment != 0:
@@ -549,14 +552,17 @@ cdef class BatchReader:
 def read_batches(buf, *, bint verify_crc=True,
                  int64_t max_decompressed_size=DEFAULT_MAX_DECOMPRESSED_SIZE,
                  int64_t max_total_decompressed_size=DEFAULT_MAX_TOTAL_DECOMPRESSED_SIZE,
-                 aborted_transactions=None, copy=None):
+                 aborted_transactions=None, bint keep_control=False, copy=None):
     """Iterate the record batches of `buf` (bytes, bytearray, memoryview, mmap).
 
     Batches of every magic (0, 1, 2) are read; a partial trailing batch ends
-    the iteration quietly (see BatchReader.leftover_bytes).  With
-    `aborted_transactions` (a fetch partition's list of (producer_id,
-    first_offset)), transactional batches of aborted transactions and control
-    batches are left out, as a read_committed consumer does.
+    the iteration quietly (see BatchReader.leftover_bytes), but a non-empty
+    buffer without one complete batch, or bytes that are not a record set,
+    raise a DecodeError (as decode_records does).  Control batches (the
+    transaction markers) are left out, as a consumer sees the log, unless
+    `keep_control=True`.  With `aborted_transactions` (a fetch partition's
+    list of (producer_id, first_offset)), transactional batches of aborted
+    transactions are left out too, as a read_committed consumer does.
 
     Limits: one payload decompresses to at most `max_decompressed_size` bytes
     (256 MiB), all the payloads of the iterator together to at most
@@ -565,5 +571,7 @@ def read_batches(buf, *, bint verify_crc=True,
     `copy` (the buffer policy, see decode_records): None copies a writable
     input first, True always, False never.
     """
-    return BatchReader(buf, verify_crc, max_decompressed_size, max_total_decompressed_size,
-                       aborted_transactions, copy)
+    cdef BatchReader reader = BatchReader(buf, verify_crc, max_decompressed_size,
+                                          max_total_decompressed_size, aborted_transactions, copy)
+    reader.walker.keep_control = keep_control
+    return reader

@@ -565,13 +565,17 @@ cdef int _pool_slot(bint empty) noexcept:
 def decode_records(buf, *, bint verify_crc=True,
                    int64_t max_decompressed_size=DEFAULT_MAX_DECOMPRESSED_SIZE,
                    int64_t max_total_decompressed_size=DEFAULT_MAX_TOTAL_DECOMPRESSED_SIZE,
-                   aborted_transactions=None, copy=None):
+                   aborted_transactions=None, bint keep_control=False, copy=None):
     """Decode every record in `buf` into a columnar RecordView.
 
     `buf`: bytes, bytearray, memoryview or mmap holding record batches of any
     magic (a fetch response's `records`).  A partial trailing batch is
     reported in `view.leftover_bytes`; a non-empty buffer without one complete
-    batch raises TruncatedError.  `aborted_transactions` selects
+    batch, or bytes that are not a record set, raise a DecodeError.
+
+    Control records (the COMMIT/ABORT markers of transactions) are left out,
+    as a consumer sees the log; `keep_control=True` keeps them (then
+    `view.control_record(i)` reads them).  `aborted_transactions` selects
     read_committed (see read_batches).
 
     Limits: one payload decompresses to at most `max_decompressed_size` bytes
@@ -589,6 +593,7 @@ def decode_records(buf, *, bint verify_crc=True,
     cdef _Walker w = _Walker(buf, verify_crc, max_decompressed_size, max_total_decompressed_size,
                              aborted_transactions, copy)
     w.defer_crc = True
+    w.keep_control = keep_control
     cdef BatchInfo *batches = NULL
     cdef BatchInfo *grown
     cdef Py_ssize_t nb = 0, cap = 0

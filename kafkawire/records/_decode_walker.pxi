@@ -79,6 +79,7 @@ cdef class _Walker:
     # decode_records checks an uncompressed batch's CRC just before scanning
     # it, while its bytes are in cache, instead of in a separate pass
     cdef bint defer_crc
+    cdef bint keep_control        # return control batches (a consumer never sees them)
     cdef object source            # the object whose buffer we hold
     cdef object source_bytes      # a memoryview of it as bytes, made on first use
 
@@ -137,12 +138,19 @@ cdef class _Walker:
 
     cdef int next(self, BatchInfo *b) except -1:
         """Read the next kept entry into b: 1 if one was read, 0 at the end
-        (a partial trailing entry ends the input; see leftover())."""
+        (a partial trailing entry ends the input; see leftover()).  Control
+        batches (transaction markers) are kept only with keep_control."""
+        cdef bint control
         while True:
             if not self.read_entry(b):
                 return 0
             self.end_offset = wrap_add(last_offset_of(b), 1)
-            if self.aborted is None or self.aborted.keep(b, self.control_type(b)):
+            control = b.magic == 2 and (b.attributes & ATTR_CONTROL) != 0
+            if self.aborted is not None:
+                # keep() also follows the markers, so it sees control batches either way
+                if self.aborted.keep(b, self.control_type(b)) or (control and self.keep_control):
+                    return 1
+            elif not control or self.keep_control:
                 return 1
 
     cdef int64_t leftover(self):
@@ -160,6 +168,10 @@ cdef class _Walker:
             raise CorruptError(f"entry length {size} is below the smallest possible",
                                offset=pos + 8, batch_offset=be64(p), field="batch_length")
         if <int64_t>size > avail - LEGACY_OVERHEAD:
+            if avail > 16 and p[16] > 2:
+                # not the start of a partial batch: bytes that are no record set at all
+                raise UnsupportedError(f"unknown magic byte {<int8_t>p[16]}", offset=pos + 16,
+                                       batch_offset=be64(p), field="magic")
             return 0    # partial trailing entry
         memset(b, 0, sizeof(BatchInfo))
         b.byte_offset = pos

@@ -178,11 +178,11 @@ def read_views(
             if length >= 0:  # a first batch larger than the chunk makes the chunk larger
                 end = max(end, min(pos + _HEADER.size + length, size))
         try:
-            view = decode_records(buf[pos:end], verify_crc=verify_crc, aborted_transactions=[])
+            view = decode_records(buf[pos:end], verify_crc=verify_crc)
         except DecodeError as exc:
             bad, bad_size = _batch_at(buf, pos, size, pos + (exc.offset or 0))
             if bad > pos:  # the batches before the bad one are fine
-                view = decode_records(buf[pos:bad], verify_crc=verify_crc, aborted_transactions=[])
+                view = decode_records(buf[pos:bad], verify_crc=verify_crc)
                 if len(view):
                     yield SegmentChunk(segment, pos, bad, view)
             if _all_zero(buf, bad, size):

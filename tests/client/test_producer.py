@@ -418,7 +418,7 @@ def test_transactions_read_alike_by_librdkafka_and_kafkawire(broker, admin, face
     assert admin.latest_offsets([(ours, 0)])[(ours, 0)] == 8
     for topic in (ours, theirs):
         fetched = admin.fetch({TopicPartition(topic, 0): 0})[TopicPartition(topic, 0)]
-        batches = list(read_batches(fetched.records))
+        batches = list(read_batches(fetched.records, keep_control=True))
         assert [(b.is_transactional, b.is_control) for b in batches] == [
             (True, False),
             (True, True),

@@ -167,7 +167,7 @@ def test_v2_decodes_in_aiokafka_kafka_python_and_ours(codec):
     assert all_records(AioMemoryRecords, out) == want
     assert all_records(KpMemoryRecords, out) == want
     assert ours(out) == want
-    (batch,) = read_batches(out)
+    (batch,) = read_batches(out, keep_control=True)
     assert (batch.base_offset, batch.record_count, batch.magic) == (77, 9, 2)
     assert batch.base_timestamp == rows[0][2]
     assert batch.max_timestamp == max(r[2] for r in rows)
@@ -309,7 +309,7 @@ def test_control_batch(commit):
     head = struct.pack(">qiib", 400, 9 + len(after_crc), 3, 2)
     assert out == head + struct.pack(">I", crc32c.crc32c(after_crc)) + after_crc
 
-    (batch,) = read_batches(out)
+    (batch,) = read_batches(out, keep_control=True)
     assert batch.is_control and batch.is_transactional
     assert batch.control_record.is_commit is commit
     assert batch.control_record.coordinator_epoch == 9
