@@ -38,6 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--parquet", metavar="FILE", help="write Parquet (Spark's Kafka columns)")
     p.add_argument("--json", action="store_true", help="one JSON object a record")
+    p.add_argument("--no-verify-crc", action="store_true", help="do not check batch CRCs")
     p.add_argument("--progress", action="store_true", help="draw the progress bar off a tty")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
 
@@ -50,6 +51,8 @@ def cmd_consume(args: argparse.Namespace) -> int:
         "auto.offset.reset": "earliest" if args.from_beginning else "latest",
         "enable.auto.commit": args.group is not None,
     }
+    if args.no_verify_crc:
+        config["check.crcs"] = False
     if args.group is not None:
         config["group.id"] = args.group
     until_end = args.until_end or args.parquet is not None

@@ -16,7 +16,9 @@ from typing import Any
 from kafkawire.cli.common import PROG, SIZE, CliError, mapped_file
 from kafkawire.cli.render import (
     Out,
+    api_name,
     batch_fields,
+    decode_consumer_payloads,
     plain,
     record_fields,
 )
@@ -168,14 +170,14 @@ def _split_frames(buf, path: str) -> Iterator[tuple[int, bytes]]:
 def _inspect_segment(buf, path: str, out: Out, verbose: bool) -> None:
     from kafkawire import read_batches
 
-    reader = read_batches(buf, keep_control=True)
+    reader = read_batches(buf, keep_control=True, verify_crc=out.verify_crc)
     batches = records = 0
     try:
         for batch in reader:
             batches += 1
             records += batch.record_count
             body = [record_fields(r, out) for r in batch] if verbose else None
-            out.emit("batch", batch_fields(batch), body, "records")
+            out.emit("batch", {"file": path, **batch_fields(batch)}, body, "record_list")
     except DecodeError as exc:
         raise CliError(f"{path}: {exc}") from None
     leftover = reader.leftover_bytes
@@ -201,6 +203,7 @@ def _inspect_capture(buf, path: str, responses_path: str | None, out: Out, verbo
     from kafkawire.protocol.versions import decode_api_versions_response
 
     ok = True
+    group_types: dict[str, str | None] = {}  # group id -> protocol type, from JoinGroup
     answers: dict[int, tuple[int, bytes]] = {}
     if responses_path is not None:
         for pos, frame in _split_frames(mapped_file(responses_path), responses_path):
@@ -220,17 +223,22 @@ def _inspect_capture(buf, path: str, responses_path: str | None, out: Out, verbo
             continue
         key, version = header.request_api_key, header.request_api_version
         cid = header.correlation_id
+        consumer_group = _is_consumer_group(key, msg, group_types)
+        shown = plain(msg, version, out, verbose)
+        if consumer_group:
+            decode_consumer_payloads(key, True, msg, shown, out)
         out.emit(
             "request",
             {
-                "api": ApiKey(key).name,
+                "api": api_name(key),
+                "api_key": key,
                 "version": version,
                 "correlation_id": cid,
                 "client_id": header.client_id,
                 "bytes": len(frame),
                 "position": pos,
             },
-            plain(msg, version, out, verbose),
+            shown,
         )
         if cid not in answers:
             continue
@@ -245,16 +253,20 @@ def _inspect_capture(buf, path: str, responses_path: str | None, out: Out, verbo
             ok = False
             _problem(out, f"{responses_path}: response at byte {rpos}: {exc}")
             continue
+        shown = plain(resp, version, out, verbose)
+        if consumer_group:
+            decode_consumer_payloads(key, False, resp, shown, out)
         out.emit(
             "response",
             {
-                "api": ApiKey(key).name,
+                "api": api_name(key),
+                "api_key": key,
                 "version": version,
                 "correlation_id": cid,
                 "bytes": len(rframe),
                 "position": rpos,
             },
-            plain(resp, version, out, verbose),
+            shown,
         )
     for cid, (rpos, _) in answers.items():
         if cid not in answered:
@@ -262,11 +274,33 @@ def _inspect_capture(buf, path: str, responses_path: str | None, out: Out, verbo
             _problem(
                 out, f"{responses_path}: response at byte {rpos} answers no request (id {cid})"
             )
-    fields: dict[str, Any] = {"file": path, "requests": count}
-    if responses_path is not None:
-        fields.update(responses_file=responses_path, responses=len(answered))
-    out.emit("capture", fields)
+    out.emit(
+        "capture",
+        {
+            "file": path,
+            "format": "kafka",
+            "requests": count,
+            "responses_file": responses_path,
+            "responses": len(answered),
+        },
+    )
     return ok
+
+
+def _is_consumer_group(api_key: int, request, group_types: dict[str, str | None]) -> bool:
+    """Whether a JoinGroup or SyncGroup request (and so its response) is of a group with
+    protocol type "consumer": its own protocol_type, else the one its group's JoinGroup had
+    (SyncGroup before version 5 does not say)."""
+    from kafkawire.protocol import ApiKey
+
+    if api_key not in (ApiKey.JOIN_GROUP, ApiKey.SYNC_GROUP):
+        return False
+    protocol_type = request.protocol_type
+    if api_key == ApiKey.JOIN_GROUP:
+        group_types[request.group_id] = protocol_type
+    elif protocol_type is None:
+        protocol_type = group_types.get(request.group_id)
+    return protocol_type == "consumer"
 
 
 def _pre08_plain(value: Any, out: Out, verbose: bool) -> Any:
@@ -338,7 +372,16 @@ def _inspect_pre08_capture(
                 },
                 body,
             )
-    out.emit("capture", {"file": path, "format": "kafka 0.7", "requests": len(requests)})
+    out.emit(
+        "capture",
+        {
+            "file": path,
+            "format": "kafka 0.7",
+            "requests": len(requests),
+            "responses_file": responses_path,
+            "responses": len(pairs),
+        },
+    )
     return not conn.unmatched_responses
 
 
@@ -365,13 +408,39 @@ def _problem(out: Out, text: str) -> None:
     sys.stderr.write(f"{PROG}: {text}\n")
 
 
+def _segments_in(directory: str) -> list[str]:
+    """The NNNNNNNNNNNNNNNNNNNN.log files under a directory (a partition directory, or a log
+    dir of <topic>-<partition> directories), by topic, partition and base offset."""
+    from kafkawire.records.segments import find_segments
+
+    found = [segment.path for segment in find_segments(directory)]
+    if not found:
+        raise CliError(f"{directory}: a directory without segment files (NNNNNNNNNNNNNNNNNNNN.log)")
+    return found
+
+
 def cmd_inspect(args: argparse.Namespace) -> int:
-    out = Out(sys.stdout, as_json=args.json, max_bytes=args.max_bytes)
-    if args.responses and len(args.files) != 1:
+    out = Out(
+        sys.stdout,
+        as_json=args.json,
+        max_bytes=args.max_bytes,
+        verify_crc=not args.no_verify_crc,
+    )
+    if args.responses and (len(args.files) != 1 or os.path.isdir(args.files[0])):
         raise CliError("--responses goes with one requests file")
     status = 0
+    paths: list[str] = []
+    for given in args.files:
+        if not os.path.isdir(given):
+            paths.append(given)
+            continue
+        try:
+            paths += _segments_in(given)
+        except CliError as exc:
+            _problem(out, str(exc))
+            status = 1
     seen: set[str] = set()
-    for path in args.files:
+    for path in paths:
         responses = args.responses
         if path.endswith(".responses") and responses is None:
             requests = path[: -len(".responses")] + ".requests"

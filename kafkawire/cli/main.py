@@ -37,14 +37,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="pretty-print captures and segment files",
         description="Pretty-print segment files (record batches back to back) and captures "
         "(one TCP direction of size-prefixed frames, as `kafkawire record` writes them); "
-        "what a file holds is told from its content. Requests are shown with the response "
-        "that has their correlation id: --responses FILE, or the .responses file beside a "
-        ".requests file. Kafka 0.7 captures and .kafka logs are recognised too.",
+        "what a file holds is told from its content. A directory stands for the "
+        "NNNNNNNNNNNNNNNNNNNN.log files under it (a partition directory, or a log dir of "
+        "<topic>-<partition> directories), by topic, partition and base offset. Requests are "
+        "shown with the response that has their correlation id: --responses FILE, or the "
+        ".responses file beside a .requests file. Kafka 0.7 captures and .kafka logs are "
+        "recognised too.",
     )
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("files", nargs="+", metavar="FILE|DIR")
     p.add_argument("--responses", metavar="FILE", help="the other direction of a capture")
     p.add_argument("-v", "--verbose", action="store_true", help="show every record")
     p.add_argument("--json", action="store_true", help="one JSON object a line")
+    p.add_argument("--no-verify-crc", action="store_true", help="do not check batch CRCs")
     p.add_argument(
         "--max-bytes",
         type=int,

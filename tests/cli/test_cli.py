@@ -120,8 +120,8 @@ def test_inspect_segment_json(capsys, segment):
     assert status == 0
     items = json_lines(out)
     assert [i["type"] for i in items] == ["batch", "batch", "batch", "segment"]
-    assert [r["offset"] for r in items[0]["records"]] == [0, 1, 2]
-    first, second = items[1]["records"]
+    assert [r["offset"] for r in items[0]["record_list"]] == [0, 1, 2]
+    first, second = items[1]["record_list"]
     assert first["key"] is None
     assert first["value"] == {"hex": "ff0062696e617279"}  # not UTF-8: hex
     assert first["headers"] == [["h", "1"], ["n", None]]
@@ -163,7 +163,8 @@ def test_inspect_capture_pairs_responses_by_correlation_id(capsys, capture):
 def test_inspect_capture_text_and_verbose_records(capsys, capture):
     status, out, _ = run(capsys, "inspect", "-v", str(capture))
     assert status == 0
-    assert "request api='METADATA' version=12 correlation_id=2 client_id='cli-test'" in out
+    header = "request api='METADATA' api_key=3 version=12 correlation_id=2 client_id='cli-test'"
+    assert header in out
     assert "      name: 'events'" in out
     assert "value: b'produced'" in out  # the produce request's records, decoded with -v
 

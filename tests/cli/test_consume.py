@@ -75,3 +75,23 @@ def test_consume_bad_properties_are_cli_errors(broker, topic, tmp_path, capsys):
     argv = ["consume", "--bootstrap-server", broker.bootstrap, "--topic", topic]
     assert cli.main([*argv, "--command-config", str(bad)]) != 0
     assert "auto.offset.reset" in capsys.readouterr().err
+
+
+def test_consume_no_verify_crc_reads_a_batch_whose_crc_does_not_match(broker, capsys):
+    """The broker stores a batch whose CRC is wrong: consume stops on it with the CRC error,
+    and --no-verify-crc reads its records."""
+    from kafkawire import build_batches
+
+    name = f"cli-crc-{uuid.uuid4().hex[:8]}"
+    bad = bytearray(b"".join(build_batches([b"first", b"second"])))
+    bad[bad.rindex(b"second") + 5] ^= 0x01  # "second" becomes "secone": the CRC is wrong
+    with Client(broker.bootstrap) as client:
+        client.create_topics({name: 1})
+        client.produce(TopicPartition(name, 0), bytes(bad))
+    argv = ["consume", "--bootstrap-server", broker.bootstrap, "--topic", name]
+    argv += ["--from-beginning", "--until-end", "--timeout", "10"]
+    assert cli.main(argv) == 1
+    captured = capsys.readouterr()
+    assert "CRC-32C mismatch" in captured.err and captured.out == ""
+    assert cli.main([*argv, "--no-verify-crc"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["0\t0\tfirst", "0\t1\tsecone"]
