@@ -92,17 +92,25 @@ class PartitionRecords:
         """One ConsumerRecord per record (bytes copies of keys and values)."""
         return self.view.consumer_records(self.tp.topic, self.tp.partition)
 
-    def to_arrow(self, *, include_headers: bool = True) -> pa.Table:
-        """Spark's Kafka columns (key, value, topic, partition, offset, timestamp,
-        timestampType[, headers])."""
-        import pyarrow as pa
-
-        from kafkawire.records.arrow import arrow_schema, kafka_batches
-
-        batches = kafka_batches(
-            self.view, self.tp.topic, self.tp.partition, include_headers=include_headers
+    def to_arrow(self, *, include_headers: bool = True, binary: str = "plain") -> pa.Table:
+        """The Kafka columns (key, value, topic, partition, offset, timestamp,
+        timestampType[, headers]; see RecordView.to_arrow for ``binary``)."""
+        return self.view.to_arrow(
+            binary=binary,
+            topic=self.tp.topic,
+            partition=self.tp.partition,
+            include_headers=include_headers,
         )
-        return pa.Table.from_batches(batches, schema=arrow_schema(include_headers))
+
+    def to_pandas(self, *, include_headers: bool = True):
+        """to_arrow()'s columns as a pandas DataFrame (needs pandas)."""
+        return self.to_arrow(include_headers=include_headers).to_pandas()
+
+    def to_polars(self, *, include_headers: bool = True):
+        """to_arrow()'s columns as a polars DataFrame (needs polars)."""
+        import polars
+
+        return polars.from_arrow(self.to_arrow(include_headers=include_headers))
 
 
 @dataclass
@@ -121,16 +129,28 @@ class ConsumerBatch:
     def records(self) -> list[ConsumerRecord]:
         return [r for part in self.partitions for r in part.records()]
 
-    def to_arrow(self, *, include_headers: bool = True) -> pa.Table:
-        """One table of every partition's rows (Spark's Kafka columns)."""
+    def to_arrow(self, *, include_headers: bool = True, binary: str = "plain") -> pa.Table:
+        """One table of every partition's rows (the Kafka columns, see RecordView.to_arrow)."""
         import pyarrow as pa
 
         from kafkawire.records.arrow import arrow_schema
 
-        tables = [p.to_arrow(include_headers=include_headers) for p in self.partitions]
+        tables = [
+            p.to_arrow(include_headers=include_headers, binary=binary) for p in self.partitions
+        ]
         if not tables:
-            return arrow_schema(include_headers).empty_table()
+            return arrow_schema(include_headers, binary).empty_table()
         return pa.concat_tables(tables)
+
+    def to_pandas(self, *, include_headers: bool = True):
+        """to_arrow()'s columns as a pandas DataFrame (needs pandas)."""
+        return self.to_arrow(include_headers=include_headers).to_pandas()
+
+    def to_polars(self, *, include_headers: bool = True):
+        """to_arrow()'s columns as a polars DataFrame (needs polars)."""
+        import polars
+
+        return polars.from_arrow(self.to_arrow(include_headers=include_headers))
 
 
 @dataclass

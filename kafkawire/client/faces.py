@@ -42,8 +42,13 @@ class _Methods:
         return self._core.config
 
     def __repr__(self) -> str:
-        servers = ",".join(f"{h}:{p}" for h, p in self.config.bootstrap_servers)
-        return f"<{type(self).__qualname__} {servers} client_id={self.config.client_id!r}>"
+        config = self.config
+        servers = ",".join(f"{h}:{p}" for h, p in config.bootstrap_servers)
+        security = config.security_protocol
+        if config.sasl_mechanism and security.startswith("SASL"):
+            security += f" {config.sasl_mechanism} as {config.sasl_username!r}"
+        # no secret: passwords, keys and tokens stay out (ClientConfig's repr masks them too)
+        return f"<{type(self).__qualname__} {servers} client_id={config.client_id!r} {security}>"
 
     def metadata(self, topics: Sequence[str] | None = None):
         """Brokers and topics (all of them when ``topics`` is None); refreshes the leaders the

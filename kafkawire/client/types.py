@@ -117,13 +117,34 @@ class RecordChunk:
     def timestamps(self) -> np.ndarray:
         return self.view.timestamps[self.start : self.stop]
 
-    def to_arrow(self, *, binary: str = "plain") -> pa.Table:
-        """A pyarrow Table of the chunk's rows (key, value, offset, timestamp, timestampType,
-        headers); see RecordView.to_arrow for ``binary``."""
-        table = self.view.to_arrow(binary=binary)
-        if self.start == 0 and self.stop == len(self.view):
-            return table
-        return table.slice(self.start, self.stop - self.start)
+    def to_arrow(self, *, binary: str = "plain", include_headers: bool = True) -> pa.Table:
+        """A pyarrow Table of the chunk's rows in the Kafka columns (key, value, topic,
+        partition, offset, timestamp, timestampType, headers); see RecordView.to_arrow."""
+        import pyarrow as pa
+
+        from kafkawire.records.arrow import arrow_schema, kafka_batches
+
+        batches = kafka_batches(
+            self.view,
+            self.tp.topic,
+            self.tp.partition,
+            include_headers=include_headers,
+            binary=binary,
+            start=self.start,
+            stop=self.stop,
+            max_rows=max(len(self), 1),
+        )
+        return pa.Table.from_batches(batches, schema=arrow_schema(include_headers, binary))
+
+    def to_pandas(self, *, include_headers: bool = True):
+        """to_arrow()'s columns as a pandas DataFrame (needs pandas)."""
+        return self.to_arrow(include_headers=include_headers).to_pandas()
+
+    def to_polars(self, *, include_headers: bool = True):
+        """to_arrow()'s columns as a polars DataFrame (needs polars)."""
+        import polars
+
+        return polars.from_arrow(self.to_arrow(include_headers=include_headers))
 
 
 @dataclass

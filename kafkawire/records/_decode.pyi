@@ -204,7 +204,34 @@ class RecordView:
     def control_record(self, i: int) -> ControlRecord | None: ...
     def consumer_records(self, topic: str, partition: int) -> list[ConsumerRecord]:
         """One ConsumerRecord per row (bytes copies of keys and values)."""
-    def to_arrow(self, *, binary: Literal["view", "plain", "large"] = "view") -> Any: ...
+    def to_arrow(
+        self,
+        *,
+        binary: Literal["plain", "view", "large"] = "plain",
+        topic: str | None = None,
+        partition: int | None = None,
+        include_headers: bool = True,
+    ) -> Any:
+        """A pyarrow Table in the Kafka columns' schema (Spark's Kafka source's): key, value,
+        topic, partition, offset, timestamp[us, UTC], timestampType, headers
+        (list<struct<key: string, value: binary>>; [] for a record without headers, null
+        only for magic 0/1 records).
+
+        :param binary: "plain" (binary, copied), "view" (binary_view pointing into the
+            input: no copy) or "large" (large_binary).
+        :param topic: fills the topic column (null when None).
+        :param partition: fills the partition column (null when None).
+        """
+    def to_pandas(
+        self, *, topic: str | None = None, partition: int | None = None,
+        include_headers: bool = True,
+    ) -> Any:
+        """to_arrow()'s columns as a pandas DataFrame (needs pandas)."""
+    def to_polars(
+        self, *, topic: str | None = None, partition: int | None = None,
+        include_headers: bool = True,
+    ) -> Any:
+        """to_arrow()'s columns as a polars DataFrame (needs polars)."""
     def __len__(self) -> int: ...
     @overload
     def __getitem__(self, i: int) -> Record: ...

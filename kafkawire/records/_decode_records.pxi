@@ -548,6 +548,11 @@ cdef class BatchReader:
         """Bytes after the last complete batch read so far."""
         return self.walker.leftover()
 
+    def __repr__(self):
+        state = "done" if self.done else "reading"
+        return (f"<BatchReader {state}: {self.walker.pos} of {self.walker.length} bytes read, "
+                f"leftover_bytes={self.walker.leftover()}>")
+
 
 def read_batches(buf, *, bint verify_crc=True,
                  int64_t max_decompressed_size=DEFAULT_MAX_DECOMPRESSED_SIZE,

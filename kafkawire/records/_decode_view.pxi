@@ -263,16 +263,39 @@ cdef class RecordView:
         return np.repeat(self.batches_table()["timestamp_type"],
                          np.diff(self._record_starts()))
 
-    def to_arrow(self, *, binary="view"):
-        """A pyarrow Table with Spark's Kafka columns: key, value, offset,
-        timestamp, timestampType, headers.
+    def to_arrow(self, *, binary="plain", topic=None, partition=None, include_headers=True):
+        """A pyarrow Table of the records in the Kafka columns' schema (Spark's Kafka
+        source's: key, value, topic, partition, offset, timestamp[us, UTC],
+        timestampType, headers; see kafkawire.records.arrow).
 
-        binary="view" (binary_view columns pointing into the input: no copy),
-        "plain" (binary, copied) or "large" (large_binary, copied).
+        binary="plain" (binary, copied), "view" (binary_view columns pointing into
+        the input: no copy) or "large" (large_binary, copied).  topic and partition
+        fill those columns (null when not given).
         """
         from kafkawire.records.arrow import record_view_to_arrow
 
-        return record_view_to_arrow(self, binary)
+        return record_view_to_arrow(self, binary=binary, topic=topic, partition=partition,
+                                    include_headers=include_headers)
+
+    def to_pandas(self, *, topic=None, partition=None, include_headers=True):
+        """A pandas DataFrame of to_arrow()'s columns (through Arrow; needs pandas)."""
+        return self.to_arrow(topic=topic, partition=partition,
+                             include_headers=include_headers).to_pandas()
+
+    def to_polars(self, *, topic=None, partition=None, include_headers=True):
+        """A polars DataFrame of to_arrow()'s columns (through Arrow; needs polars)."""
+        import polars
+
+        return polars.from_arrow(self.to_arrow(topic=topic, partition=partition,
+                                               include_headers=include_headers))
+
+    def __repr__(self):
+        if self.n == 0:
+            return (f"<RecordView 0 records, next_offset={self.next_offset}, "
+                    f"leftover_bytes={self.leftover_bytes}>")
+        return (f"<RecordView {self.n} records, offsets {self.offsets[0]}..{self.offsets[-1]}, "
+                f"{self.n_batches} batches, next_offset={self.next_offset}, "
+                f"leftover_bytes={self.leftover_bytes}>")
 
     # -- access for kafkawire.records.arrow --
     def _segment_buffers(self):
@@ -466,6 +489,14 @@ cdef class BinaryColumn:
     def to_pylist(self):
         """The column as a list of bytes / None (copies)."""
         return [None if v is None else bytes(v) for v in self]
+
+    def __repr__(self):
+        cdef Py_ssize_t n = self.view.n
+        shown = ", ".join("None" if v is None else repr(bytes(v[:20])) + ("..." if len(v) > 20
+                          else "") for v in (self[i] for i in range(min(n, 3))))
+        more = ", ..." if n > 3 else ""
+        return (f"<BinaryColumn {n} rows, {self.null_count} null, "
+                f"{int(self.lengths[self.lengths > 0].sum())} bytes: [{shown}{more}]>")
 
 
 # ---- column memory ------------------------------------------------------

@@ -1,16 +1,23 @@
-"""Kafka records as Arrow: a RecordView exported to pyarrow, and Spark's Kafka columns.
+"""Kafka records as Arrow: one schema for every face (RecordView.to_arrow, consumer batches,
+segment files, the Spark sources and the CLI).
 
-``record_view_to_arrow`` (behind ``RecordView.to_arrow``): keys and values become binary_view
-columns whose data buffers are the input buffer and the decompressed payloads themselves, so
-nothing is copied but the 16-byte view structs; "plain"/"large" copy into the classic binary
-layouts that every Arrow consumer reads. Offsets and timestamps are the view's own arrays.
+The schema is Spark's Kafka source's, so that a table from any of them can stand where
+``spark.read.format("kafka")`` output stood:
 
-``kafka_batches``: rows of a view as the columns of Spark's Kafka source (key, value, topic,
-partition, offset, timestamp, timestampType, headers), for the Spark sources, segment files
-and the CLI. Spark checks the first batch a Python data source yields against
-``to_arrow_schema(schema, timezone="UTC")`` exactly, so the types are those: binary (not
-binary_view), timestamp[us, tz=UTC], int32, and a headers list whose item field is named
-"element".
+    key: binary, value: binary, topic: string, partition: int32, offset: int64,
+    timestamp: timestamp[us, tz=UTC], timestampType: int32,
+    headers: list<element: struct<key: string, value: binary>>
+
+Spark checks the first batch a Python data source yields against
+``to_arrow_schema(schema, timezone="UTC")`` exactly: hence binary (not binary_view),
+microseconds in UTC and the list item named "element". ``binary="view"`` (binary_view
+columns whose data buffers are the input buffer and the decompressed payloads themselves:
+nothing copied but the 16-byte view structs) and ``binary="large"`` are the explicit
+alternatives for key and value outside Spark. topic and partition are null where they are not
+known (a bare buffer, a segment file outside a ``<topic>-<partition>`` directory). timestamp
+is null where Kafka has none (magic 0). headers is ``[]`` for a record without headers and
+null only where Kafka has no headers (magic 0 and 1) -- Spark's JVM source gives null for a
+record without headers too (docs/spark.md says so).
 
 This module needs pyarrow (an optional dependency): it is imported only when Arrow is asked
 for, so ``import kafkawire.records`` does not import pyarrow.
@@ -63,6 +70,66 @@ def _binary_column(view: RecordView, pos, lengths, starts, kind: str) -> pa.Arra
     )
 
 
+# ---- the schema ---------------------------------------------------------------------------
+
+HEADERS_TYPE = pa.list_(
+    pa.field("element", pa.struct([("key", pa.string()), ("value", pa.binary())]))
+)
+TIMESTAMP_TYPE = pa.timestamp("us", tz="UTC")
+_BINARY_TYPES = {"plain": pa.binary(), "view": pa.binary_view(), "large": pa.large_binary()}
+
+# Rows per Arrow batch handed to Spark: large enough to amortise the per-batch cost, small
+# enough that a batch (and the topic column repeated in it) stays well under 2 GiB.
+MAX_ROWS_PER_BATCH = 1 << 17
+
+
+def arrow_schema(include_headers: bool = True, binary: str = "plain") -> pa.Schema:
+    """The Kafka columns' schema (see the module docstring)."""
+    if binary not in _BINARY_KINDS:
+        raise ValueError(f"binary must be one of {_BINARY_KINDS}, not {binary!r}")
+    fields = [
+        pa.field("key", _BINARY_TYPES[binary]),
+        pa.field("value", _BINARY_TYPES[binary]),
+        pa.field("topic", pa.string()),
+        pa.field("partition", pa.int32()),
+        pa.field("offset", pa.int64()),
+        pa.field("timestamp", TIMESTAMP_TYPE),
+        pa.field("timestampType", pa.int32()),
+    ]
+    if include_headers:
+        fields.append(pa.field("headers", HEADERS_TYPE))
+    return pa.schema(fields)
+
+
+SCHEMA = arrow_schema(False)
+SCHEMA_WITH_HEADERS = arrow_schema(True)
+
+
+def _record_columns(view: RecordView, binary: str, include_headers: bool) -> dict:
+    """The per-record columns of the whole view (all but topic and partition)."""
+    n = len(view)
+    kp, kl, vp, vl = view._columns()
+    starts = view._record_starts()
+    timestamp_types = view.timestamp_types
+    # magic 0 records have no timestamp (-1): null
+    ts_validity, ts_nulls = _validity(np.where(timestamp_types < 0, -1, 0))
+    columns = {
+        "key": _binary_column(view, kp, kl, starts, binary),
+        "value": _binary_column(view, vp, vl, starts, binary),
+        "offset": pa.Array.from_buffers(pa.int64(), n, [None, pa.py_buffer(view.offsets)]),
+        "timestamp": pa.Array.from_buffers(
+            TIMESTAMP_TYPE,
+            n,
+            [ts_validity, pa.py_buffer(view.timestamps * 1000)],
+            null_count=ts_nulls,
+        ),
+        "timestampType": pa.array(timestamp_types.astype(np.int32)),
+    }
+    if include_headers:
+        columns["headers"] = _headers_column(view)
+    return columns
+
+
 def _headers_column(view: RecordView) -> pa.Array:
     list_offsets, kp, kl, vp, vl, header_starts = view._header_index()
     key_offsets, key_data = view._gather(kp, kl, header_starts, False)
@@ -83,59 +150,21 @@ def _headers_column(view: RecordView) -> pa.Array:
         [validity, pa.py_buffer(val_offsets), pa.py_buffer(val_data)],
         null_count=nulls,
     )
-    struct = pa.StructArray.from_arrays([keys, values], names=["key", "value"])
-    return pa.ListArray.from_arrays(pa.array(list_offsets), struct)
-
-
-def record_view_to_arrow(view: RecordView, binary: str = "view") -> pa.Table:
-    if binary not in _BINARY_KINDS:
-        raise ValueError(f"binary must be one of {_BINARY_KINDS}, not {binary!r}")
-    n = len(view)
-    kp, kl, vp, vl = view._columns()
-    starts = view._record_starts()
-    timestamps = view.timestamps
-    # magic 0 records have no timestamp (-1): null in Arrow
-    ts_validity, ts_nulls = (None, 0)
-    if np.any(view.batches["magic"] == 0):
-        ts_validity, ts_nulls = _validity(np.where(view.timestamp_types < 0, -1, 0))
-    columns = {
-        "key": _binary_column(view, kp, kl, starts, binary),
-        "value": _binary_column(view, vp, vl, starts, binary),
-        "offset": pa.Array.from_buffers(pa.int64(), n, [None, pa.py_buffer(view.offsets)]),
-        "timestamp": pa.Array.from_buffers(
-            pa.timestamp("ms"), n, [ts_validity, pa.py_buffer(timestamps)], null_count=ts_nulls
-        ),
-        "timestampType": pa.array(view.timestamp_types.astype(np.int32)),
-        "headers": _headers_column(view),
-    }
-    return pa.table(columns)
-
-
-# ---- Spark's Kafka columns ---------------------------------------------------------------
-
-HEADERS_TYPE = pa.list_(
-    pa.field("element", pa.struct([("key", pa.string()), ("value", pa.binary())]))
-)
-TIMESTAMP_TYPE = pa.timestamp("us", tz="UTC")
-_BASE_FIELDS = [
-    pa.field("key", pa.binary()),
-    pa.field("value", pa.binary()),
-    pa.field("topic", pa.string()),
-    pa.field("partition", pa.int32()),
-    pa.field("offset", pa.int64()),
-    pa.field("timestamp", TIMESTAMP_TYPE),
-    pa.field("timestampType", pa.int32()),
-]
-SCHEMA = pa.schema(_BASE_FIELDS)
-SCHEMA_WITH_HEADERS = pa.schema([*_BASE_FIELDS, pa.field("headers", HEADERS_TYPE)])
-
-# Rows per Arrow batch handed to Spark: large enough to amortise the per-batch cost, small
-# enough that a batch (and the topic column repeated in it) stays well under 2 GiB.
-MAX_ROWS_PER_BATCH = 1 << 17
-
-
-def arrow_schema(include_headers: bool) -> pa.Schema:
-    return SCHEMA_WITH_HEADERS if include_headers else SCHEMA
+    struct = pa.StructArray.from_arrays([keys, values], fields=list(HEADERS_TYPE.value_type))
+    # null where Kafka has no headers: records of magic 0 and 1
+    legacy = view.batches["magic"] < 2
+    validity, nulls = None, 0
+    if legacy.any():
+        has_headers = ~np.repeat(legacy, np.diff(view._record_starts()))
+        validity = pa.py_buffer(np.packbits(has_headers, bitorder="little"))
+        nulls = int(np.count_nonzero(~has_headers))
+    return pa.Array.from_buffers(
+        HEADERS_TYPE,
+        len(view),
+        [validity, pa.py_buffer(list_offsets)],
+        null_count=nulls,
+        children=[struct],
+    )
 
 
 def _repeat_string(value: str | None, n: int) -> pa.Array:
@@ -156,64 +185,57 @@ def _repeat_int32(value: int | None, n: int) -> pa.Array:
     return pa.Array.from_buffers(pa.int32(), n, [None, pa.py_buffer(np.full(n, value, np.int32))])
 
 
-def _single(column: pa.ChunkedArray | pa.Array) -> pa.Array:
-    if isinstance(column, pa.ChunkedArray):
-        return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
-    return column
-
-
-def _headers(column: pa.ListArray) -> pa.Array:
-    """Records without headers get null, not an empty list, as Spark's Kafka source gives."""
-    offsets = np.asarray(column.offsets)
-    present = np.diff(offsets) > 0
-    if present.all():
-        return column.cast(HEADERS_TYPE)
-    validity = pa.py_buffer(np.packbits(present, bitorder="little"))
-    return pa.Array.from_buffers(
-        HEADERS_TYPE,
-        len(column),
-        [validity, pa.py_buffer((offsets - offsets[0]).astype(np.int32))],
-        null_count=int(np.count_nonzero(~present)),
-        children=[column.flatten()],
-    )
-
-
 def kafka_batches(
     view: RecordView,
     topic: str | None,
     partition: int | None,
     *,
-    include_headers: bool,
+    include_headers: bool = True,
+    binary: str = "plain",
     start: int = 0,
     stop: int | None = None,
     max_rows: int = MAX_ROWS_PER_BATCH,
 ) -> list[pa.RecordBatch]:
-    """Rows ``start:stop`` of ``view`` as Spark Kafka-source batches of at most ``max_rows``.
-
-    Keys and values are copied once into plain binary columns; offsets, timestamp types and
-    headers come from RecordView.to_arrow; the timestamp goes from ms to us (Spark's unit).
-    """
+    """Rows ``start:stop`` of ``view`` as record batches of at most ``max_rows`` rows in the
+    Kafka columns' schema (:func:`arrow_schema`)."""
+    schema = arrow_schema(include_headers, binary)
     stop = len(view) if stop is None else stop
     if stop <= start:
         return []
-    table = view.to_arrow(binary="plain")
-    if start or stop != table.num_rows:
-        table = table.slice(start, stop - start)
-    schema = arrow_schema(include_headers)
+    columns = _record_columns(view, binary, include_headers)
     out = []
-    for lo in range(0, table.num_rows, max_rows):
-        part = table.slice(lo, max_rows) if table.num_rows > max_rows else table
-        n = part.num_rows
-        columns = [
-            _single(part.column("key")),
-            _single(part.column("value")),
+    for lo in range(start, stop, max_rows):
+        n = min(max_rows, stop - lo)
+        part = {name: column.slice(lo, n) for name, column in columns.items()}
+        arrays = [
+            part["key"],
+            part["value"],
             _repeat_string(topic, n),
             _repeat_int32(partition, n),
-            _single(part.column("offset")),
-            _single(part.column("timestamp")).cast(TIMESTAMP_TYPE),
-            _single(part.column("timestampType")),
+            part["offset"],
+            part["timestamp"],
+            part["timestampType"],
         ]
         if include_headers:
-            columns.append(_headers(_single(part.column("headers"))))
-        out.append(pa.RecordBatch.from_arrays(columns, schema=schema))
+            arrays.append(part["headers"])
+        out.append(pa.RecordBatch.from_arrays(arrays, schema=schema))
     return out
+
+
+def record_view_to_arrow(
+    view: RecordView,
+    *,
+    binary: str = "plain",
+    topic: str | None = None,
+    partition: int | None = None,
+    include_headers: bool = True,
+) -> pa.Table:
+    batches = kafka_batches(
+        view,
+        topic,
+        partition,
+        include_headers=include_headers,
+        binary=binary,
+        max_rows=max(len(view), 1),
+    )
+    return pa.Table.from_batches(batches, schema=arrow_schema(include_headers, binary))

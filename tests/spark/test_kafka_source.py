@@ -159,8 +159,10 @@ def test_batch_read_matches_librdkafka(spark, broker, client):
         "headers",
     ]
     assert spark_rows(df) == want
-    # Spark gives null, not an empty list, for records without headers
-    assert df.filter(F.col("headers").isNull()).count() == 600
+    # records without headers get an empty list (Spark's JVM source gives null; kafkawire keeps
+    # null for records of magic 0/1, which have no headers at all: docs/spark.md)
+    assert df.filter(F.size("headers") == 0).count() == 600
+    assert df.filter(F.col("headers").isNull()).count() == 0
 
     # offset ranges by JSON (-2 earliest, -1 latest), split into more tasks than partitions
     starting = {topic: {"0": 10, "1": -2, "2": 250}}
