@@ -223,12 +223,18 @@ class RecordView:
         :param partition: fills the partition column (null when None).
         """
     def to_pandas(
-        self, *, topic: str | None = None, partition: int | None = None,
+        self,
+        *,
+        topic: str | None = None,
+        partition: int | None = None,
         include_headers: bool = True,
     ) -> Any:
         """to_arrow()'s columns as a pandas DataFrame (needs pandas)."""
     def to_polars(
-        self, *, topic: str | None = None, partition: int | None = None,
+        self,
+        *,
+        topic: str | None = None,
+        partition: int | None = None,
         include_headers: bool = True,
     ) -> Any:
         """to_arrow()'s columns as a polars DataFrame (needs polars)."""
