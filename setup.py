@@ -2,7 +2,8 @@
 
 Every ``kafkawire/**/*.pyx`` becomes an extension module, linked with the
 portable C of ``src_c/`` that it calls (``C_SOURCES``; the headers are
-included as needed).  Environment switches:
+included as needed) and, for the codecs, the vendored reference codec sources of
+``src_c/vendor/`` (libzstd's decompressor; see the README there).  Environment switches:
 
 - ``KAFKAWIRE_DEBUG=1``: -O0 -g, assertions on, Cython line tracing and HTML annotation.
 - ``KAFKAWIRE_SANITIZE=1``: AddressSanitizer + UndefinedBehaviorSanitizer (run the
@@ -14,7 +15,6 @@ included as needed).  Environment switches:
 """
 
 import os
-import sys
 from pathlib import Path
 
 import numpy
@@ -32,17 +32,42 @@ KEEP_GOING = os.environ.get("KAFKAWIRE_KEEP_GOING") == "1"
 C_SOURCES = {
     "kafkawire.records._decode": ["crc32c.c", "record_scan.c"],
     "kafkawire.records._build": ["crc32c.c", "record_encode.c"],
-    "kafkawire.compression._codecs": ["lz4_decode.c", "snappy_decode.c", "zstd_system.c"],
+    "kafkawire.compression._codecs": [
+        "lz4_decode.c",
+        "snappy_decode.c",
+        "zstd_decode.c",
+        "vendor/zstd/common/debug.c",
+        "vendor/zstd/common/entropy_common.c",
+        "vendor/zstd/common/error_private.c",
+        "vendor/zstd/common/fse_decompress.c",
+        "vendor/zstd/common/xxhash.c",
+        "vendor/zstd/common/zstd_common.c",
+        "vendor/zstd/decompress/huf_decompress.c",
+        # libzstd's x86-64 Huffman loop (assembles to nothing on other targets)
+        "vendor/zstd/decompress/huf_decompress_amd64.S",
+        "vendor/zstd/decompress/zstd_ddict.c",
+        "vendor/zstd/decompress/zstd_decompress.c",
+        "vendor/zstd/decompress/zstd_decompress_block.c",
+    ],
     "kafkawire.protocol._codec": [],
     "kafkawire.client._accumulate": [],
 }
-c_headers = sorted(str(p.relative_to(HERE)) for p in (HERE / "src_c").glob("*.h"))
+c_headers = sorted(str(p.relative_to(HERE)) for p in (HERE / "src_c").rglob("*.h"))
 include_dirs = ["src_c", numpy.get_include()]
 compile_args = ["-std=c11", "-Wall", "-Wno-unused-function", "-fno-strict-aliasing"]
 link_args: list[str] = []
-# dlopen (src_c/zstd_system.c) lives in libdl before glibc 2.34, which manylinux wheels target
-libraries = ["dl"] if sys.platform.startswith("linux") else []
-macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+macros = [
+    ("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
+    # The vendored codecs' functions keep hidden visibility (their headers would mark them
+    # default): other copies of lz4 and zstd in the process (the lz4 and zstandard packages,
+    # pyarrow) never bind to kafkawire's, nor kafkawire's calls to theirs.
+    ("LZ4LIB_VISIBILITY", ""),
+    ("ZSTDLIB_VISIBLE", ""),
+    ("ZSTDERRORLIB_VISIBLE", ""),
+    # libzstd as Kafka uses it: no pre-1.0 formats, no tracing hooks
+    ("ZSTD_LEGACY_SUPPORT", "0"),
+    ("ZSTD_TRACE", "0"),
+]
 directives = {
     "language_level": 3,
     # bounds checks stay on; the few loops over typed memoryviews that need them off say so
@@ -81,7 +106,6 @@ for pyx in sorted((HERE / "kafkawire").rglob("*.pyx")):
             define_macros=macros,
             extra_compile_args=compile_args,
             extra_link_args=link_args,
-            libraries=libraries,
         )
     )
 
@@ -103,12 +127,13 @@ class BuildExt(build_ext):
         # object files at the same time, and an extension could link a half-written one
         # (undefined symbol at import).
         wanted = sorted({name for names in C_SOURCES.values() for name in names})
+        self.compiler.src_extensions.append(".S")  # preprocessed assembly: gcc and clang
         objects = self.compiler.compile(
             [f"src_c/{name}" for name in wanted],
             output_dir=self.build_temp,
             macros=macros,
             include_dirs=include_dirs,
-            extra_postargs=compile_args,
+            extra_postargs=[*compile_args, "-fvisibility=hidden"],
             depends=c_headers,
         )
         object_of = dict(zip(wanted, objects, strict=True))

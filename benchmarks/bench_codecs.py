@@ -87,7 +87,7 @@ def candidates(data: bytes) -> dict:
         ).read(1 << 28),
         "zstd cramjam": lambda: bytes(cramjam.zstd.decompress(zs)),
         "zstd kafkawire": lambda: decompress(Codec.ZSTD, zs),
-        # the path every payload takes without the system's libzstd
+        # the careful path: payloads the compiled-in libzstd refuses, and tests' second path
         "zstd kafkawire, zstandard path": lambda: _zstd_decompress(zs, 1 << 28),
     }
 

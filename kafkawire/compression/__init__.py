@@ -19,12 +19,12 @@ one-shot library call write the result.
     size). The blocks decode into a buffer sized after the previous payload's ratio or, if
     that proves too small, into one of min(bound, max_size) bytes; the result is shrunk to
     its size. The decoder stops before writing past the buffer.
-* zstd: where the system has libzstd 1.5 (``libzstd.so.1``), payloads go straight to it
-  from C (``kafkawire.compression._codecs``, ``src_c/zstd_system.c``): the frame headers bound the
-  output, which one one-shot call decodes into a buffer of that size (or of the size the
-  previous payload's ratio predicts, for frames that declare none). Measured 7-8% faster
-  than the ``zstandard`` package on 16 KiB payloads, before its per-call overhead. Anything
-  that path does not take (no library, a bound over the cap, an error) comes here:
+* zstd: payloads go straight from C to libzstd's one-shot decoder, compiled into
+  ``kafkawire.compression._codecs`` from the vendored sources (``src_c/vendor/zstd``,
+  ``src_c/zstd_decode.c``): the frame headers bound the output, which one call decodes into
+  a buffer of that size (or of the size the previous payload's ratio predicts, for frames
+  that declare none). No Python call per payload, and the same library whatever the system
+  has. Anything that path does not take (a bound over the cap, an error) comes here:
 * zstd (``zstandard``): the frame and block headers are walked in Python to get a hard bound
   on the output. Within the cap, one one-shot call decodes. Above it (a bomb or a huge
   frame), a first streaming pass counts the output in fixed-size chunks and fails as soon
@@ -406,7 +406,7 @@ def decompress(
     if codec == 1:
         return _gzip_decompress(data, max_size)
     if codec == 4:
-        out = _codecs.zstd_decompress(data, max_size)  # the system's libzstd, if it can
+        out = _codecs.zstd_decompress(data, max_size)  # the compiled-in libzstd, if it can
         return out if out is not None else _zstd_decompress(data, max_size)
     if codec == 0:
         return bytes(data)
@@ -414,9 +414,9 @@ def decompress(
 
 
 def zstd_decoder() -> str:
-    """Which library decodes zstd payloads here: ``"libzstd 1.5.4"`` (the system's, called
-    from C) or ``"zstandard 0.25.0"`` (the package, when there is no usable libzstd)."""
-    version = _codecs.system_zstd_version()
+    """Which library decodes zstd payloads here: ``"libzstd 1.5.7"`` (compiled in, called
+    from C) or ``"zstandard 0.25.0"`` (the package, when tests switch the former off)."""
+    version = _codecs.libzstd_version()
     if version is None:
         return f"zstandard {zstandard.__version__}"
     return f"libzstd {version // 10000}.{version // 100 % 100}.{version % 100}"

@@ -1,5 +1,5 @@
-"""Decompressors written in C: lz4 frames and snappy (raw and xerial); zstd through the
-system's libzstd."""
+"""Decompressors called from C: lz4 frames and snappy (raw and xerial); zstd through the
+vendored libzstd."""
 
 from typing import Any
 
@@ -19,14 +19,18 @@ def snappy_decompress(data: Buffer, max_size: int) -> bytes:
 def xxh32(data: Buffer, seed: int = 0) -> int:
     """XXH32 of a bytes-like object."""
 
-def system_zstd_version() -> int | None:
-    """ZSTD_versionNumber() of the system's libzstd when zstd payloads go through it, else
-    None (no usable library, KAFKAWIRE_SYSTEM_ZSTD=0, or switched off)."""
+def libzstd_version() -> int | None:
+    """ZSTD_versionNumber() of the compiled-in libzstd when zstd payloads go through it, else
+    None (switched off by use_libzstd)."""
 
-def use_system_zstd(enabled: bool) -> bool:
-    """Decode zstd through the system's libzstd (when it could be loaded) or through the
-    zstandard package only; returns whether the system's library is now in use."""
+def use_libzstd(enabled: bool) -> bool:
+    """Decode zstd through the compiled-in libzstd, or through the zstandard package only
+    (tests run both paths); returns whether the compiled-in library is now in use."""
+
+# the names tests/conftest.py's zstd_decoder fixture calls, until it moves to the ones above
+system_zstd_version = libzstd_version
+use_system_zstd = use_libzstd
 
 def zstd_decompress(data: Buffer, max_size: int) -> bytes | None:
-    """Decode a zstd payload through the system's libzstd; None when it is not in use or the
-    payload needs kafkawire.compression's careful path (which reports errors)."""
+    """Decode a zstd payload through the compiled-in libzstd; None when it is not in use or
+    the payload needs kafkawire.compression's careful path (which reports errors)."""

@@ -1,5 +1,5 @@
-# Decompressors of kafkawire written in C (src_c/lz4_decode.c, src_c/snappy_decode.c), and
-# zstd through the system's libzstd where there is one (src_c/zstd_system.c).
+# Decompressors called from C: lz4 (src_c/lz4_decode.c), snappy (src_c/snappy_decode.c)
+# and zstd through the vendored libzstd (src_c/zstd_decode.c).
 #
 # Each call takes the input buffer, lets the C code bound the output, allocates the result
 # bytes object once (never more than max_size) and decodes straight into it. Large payloads
@@ -76,8 +76,7 @@ cdef extern from "snappy_decode.h" nogil:
                          size_t *err_pos)
 
 
-cdef extern from "zstd_system.h" nogil:
-    int kw_zstd_load()
+cdef extern from "zstd_decode.h" nogil:
     unsigned kw_zstd_version()
     void *kw_zstd_dctx_new()
     void kw_zstd_dctx_free(void *dctx)
@@ -337,14 +336,14 @@ def xxh32(data, uint32_t seed=0):
     return h
 
 
-# --- zstd through the system's libzstd -----------------------------------------------------
+# --- zstd through the vendored libzstd -----------------------------------------------------
 #
-# A payload the fast path cannot take, for whatever reason (no library, a bound over the
-# cap, an error), goes to kafkawire.compression's zstandard path, which reads the frames
-# carefully and raises the precise error: the fast path never reports one itself.
+# A payload the fast path cannot take, for whatever reason (a bound over the cap, an error),
+# goes to kafkawire.compression's zstandard path, which reads the frames carefully and raises
+# the precise error: the fast path never reports one itself.
 
-# Whether payloads go to the system's libzstd (tests switch it off to run zstandard's path).
-cdef bint _system_zstd = kw_zstd_load()
+# Whether payloads go to the compiled-in libzstd (tests switch it off to run zstandard's path).
+cdef bint _libzstd = True
 # A spare decoding context, taken and put back with the GIL held: a thread decoding without
 # the GIL has its own.
 cdef void *_spare_dctx = NULL
@@ -353,18 +352,23 @@ cdef void *_spare_dctx = NULL
 cdef double _zstd_ratio = 4.0
 
 
-def system_zstd_version():
-    """ZSTD_versionNumber() of the system's libzstd when zstd payloads go through it, else
-    None (no usable library, KAFKAWIRE_SYSTEM_ZSTD=0, or switched off)."""
-    return kw_zstd_version() if _system_zstd else None
+def libzstd_version():
+    """ZSTD_versionNumber() of the compiled-in libzstd when zstd payloads go through it, else
+    None (switched off by use_libzstd)."""
+    return kw_zstd_version() if _libzstd else None
 
 
-def use_system_zstd(bint enabled):
-    """Decode zstd through the system's libzstd (when it could be loaded) or through the
-    zstandard package only; returns whether the system's library is now in use."""
-    global _system_zstd
-    _system_zstd = enabled and kw_zstd_load()
-    return bool(_system_zstd)
+def use_libzstd(bint enabled):
+    """Decode zstd through the compiled-in libzstd, or through the zstandard package only
+    (tests run both paths); returns whether the compiled-in library is now in use."""
+    global _libzstd
+    _libzstd = enabled
+    return enabled
+
+
+# The names tests/conftest.py's zstd_decoder fixture calls, until it moves to the ones above.
+system_zstd_version = libzstd_version
+use_system_zstd = use_libzstd
 
 
 cdef int _zstd_decode(const uint8_t *src, size_t length, uint8_t *dst, size_t cap,
@@ -392,7 +396,7 @@ cdef int _zstd_decode(const uint8_t *src, size_t length, uint8_t *dst, size_t ca
 
 cdef uint64_t _zstd_bound(const uint8_t *src, size_t length, uint64_t limit) noexcept:
     """The output room the fast path needs, or 0 to leave the payload to the careful path."""
-    if not _system_zstd:
+    if not _libzstd:
         return 0
     cdef uint64_t bound = kw_zstd_bound(src, length)
     # A block of 4 bytes decodes to at most 128 KiB: a larger ratio is a declared content
@@ -403,8 +407,8 @@ cdef uint64_t _zstd_bound(const uint8_t *src, size_t length, uint64_t limit) noe
 
 
 def zstd_decompress(data, max_size):
-    """Decode a zstd payload through the system's libzstd; None when it is not in use or the
-    payload needs kafkawire.compression's careful path (which reports errors)."""
+    """Decode a zstd payload through the compiled-in libzstd; None when it is not in use or
+    the payload needs kafkawire.compression's careful path (which reports errors)."""
     cdef Py_buffer buf
     PyObject_GetBuffer(data, &buf, PyBUF_SIMPLE)
     try:
@@ -456,8 +460,8 @@ cdef object zstd_decompress_bytes(const uint8_t *src, size_t length, uint64_t li
 
 cdef Py_ssize_t zstd_decompress_into(const uint8_t *src, size_t length, uint64_t max_size,
                                      uint8_t *dst, size_t room) except -2:
-    """Decode a zstd payload into dst[0:room] through the system's libzstd: its size, -1 if
-    it may not fit, or -3 when the careful path must take it."""
+    """Decode a zstd payload into dst[0:room] through the compiled-in libzstd: its size, -1
+    if it may not fit, or -3 when the careful path must take it."""
     cdef uint64_t bound = _zstd_bound(src, length, max_size)
     cdef size_t out_len = 0
     if bound == 0:

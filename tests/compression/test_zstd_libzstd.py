@@ -1,10 +1,9 @@
-"""zstd through the system's libzstd (kafkawire.compression._codecs, src_c/zstd_system.c),
-against the zstandard package: the same output, the same caps, and every error left to the
-careful path (kafkawire.compression), which reports it."""
+"""zstd through the compiled-in libzstd (kafkawire.compression._codecs, src_c/zstd_decode.c over
+src_c/vendor/zstd), against the zstandard package: the same output, the same caps, and every
+error left to the careful path (kafkawire.compression), which reports it."""
 
 from __future__ import annotations
 
-import os
 import random
 import struct
 import subprocess
@@ -25,9 +24,8 @@ ZSTD_ATTRIBUTES = 4  # codec bits of a batch's attributes
 
 
 @pytest.fixture
-def system_zstd():
-    if not _codecs.use_system_zstd(True):
-        pytest.skip("no libzstd 1.5 on this system")
+def libzstd():
+    assert _codecs.use_libzstd(True)
     return _codecs
 
 
@@ -55,65 +53,78 @@ def payloads() -> dict[str, bytes]:
     }
 
 
-@pytest.mark.skipif(not os.path.exists("/etc/debian_version"), reason="not Debian")
-def test_debian_systems_use_their_libzstd():
-    # libzstd1 is part of every Debian system (dpkg depends on it): CI and the benchmarks
-    # run on this path.
-    assert (_codecs.system_zstd_version() or 0) >= 10500
+def test_the_vendored_libzstd_is_compiled_in_and_no_libzstd_is_loaded():
+    # The version src_c/vendor/README.md names decodes in a process where no shared libzstd
+    # is mapped: nothing comes from the system (the zstandard package links its own copy
+    # statically, so it maps no libzstd either).
+    script = """
+import sys
+from kafkawire.compression import _codecs
+payload = bytes.fromhex(sys.argv[1])
+assert _codecs.zstd_decompress(payload, 1 << 20) == b"kafkawire " * 1000
+with open("/proc/self/maps") as maps:
+    print(_codecs.libzstd_version(), "libzstd" in maps.read())
+"""
+    payload = zstandard.ZstdCompressor().compress(b"kafkawire " * 1000)
+    out = subprocess.run(
+        [sys.executable, "-c", script, payload.hex()], capture_output=True, text=True, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["10507", "False"]
 
 
 @pytest.mark.parametrize("name", list(payloads()))
-def test_same_output_as_zstandard(system_zstd, name):
+def test_same_output_as_zstandard(libzstd, name):
     payload = payloads()[name]
     expected = zstandard_decode(payload)
-    assert system_zstd.zstd_decompress(payload, 64 * MiB) == expected
-    assert system_zstd.zstd_decompress(memoryview(bytearray(payload)), 64 * MiB) == expected
+    assert libzstd.zstd_decompress(payload, 64 * MiB) == expected
+    assert libzstd.zstd_decompress(memoryview(bytearray(payload)), 64 * MiB) == expected
     assert decompress(Codec.ZSTD, payload) == expected
 
 
-def test_payloads_of_nothing_go_to_the_careful_path(system_zstd):
+def test_payloads_of_nothing_go_to_the_careful_path(libzstd):
     empty = zstandard.ZstdCompressor().compress(b"")
     for payload in (empty, empty * 3):
-        assert system_zstd.zstd_decompress(payload, MiB) is None
+        assert libzstd.zstd_decompress(payload, MiB) is None
         assert decompress(Codec.ZSTD, payload) == b""
     for payload in (b"", SKIPPABLE):
-        assert system_zstd.zstd_decompress(payload, MiB) is None
+        assert libzstd.zstd_decompress(payload, MiB) is None
         with pytest.raises(DecompressionError, match="no frame"):
             decompress(Codec.ZSTD, payload)
 
 
 @pytest.mark.parametrize("name", ["16 KiB", "streamed", "frames and skippable frames"])
-def test_cap_is_exact(system_zstd, name):
+def test_cap_is_exact(libzstd, name):
     payload = payloads()[name]
     expected = zstandard_decode(payload)
     if name == "16 KiB":  # a declared size is an exact bound: the fast path takes the cap
-        assert system_zstd.zstd_decompress(payload, len(expected)) == expected
+        assert libzstd.zstd_decompress(payload, len(expected)) == expected
     # else the block maxima bound the output above the cap: the careful path counts it
-    assert system_zstd.zstd_decompress(payload, len(expected) - 1) is None
+    assert libzstd.zstd_decompress(payload, len(expected) - 1) is None
     assert decompress(Codec.ZSTD, payload, max_size=len(expected)) == expected
     with pytest.raises(LimitExceededError):
         decompress(Codec.ZSTD, payload, max_size=len(expected) - 1)
 
 
-def test_a_lying_content_size_is_never_allocated(system_zstd):
+def test_a_lying_content_size_is_never_allocated(libzstd):
     # 2**40 bytes declared over a 9-byte body: over any cap, and beyond what the input's
     # blocks can hold (a ratio above 2**15), so the fast path refuses before allocating.
     lie = bytearray(zstandard.ZstdCompressor().compress(b"kafkawire"))
     lie = lie[:4] + b"\xe0" + struct.pack("<Q", 1 << 40) + lie[6:]
-    assert system_zstd.zstd_decompress(bytes(lie), 1 << 62) is None
+    assert libzstd.zstd_decompress(bytes(lie), 1 << 62) is None
     with pytest.raises(DecompressionError, match="content size"):
         decompress(Codec.ZSTD, bytes(lie), max_size=1 << 62)
 
 
-def test_errors_are_left_to_the_careful_path(system_zstd):
+def test_errors_are_left_to_the_careful_path(libzstd):
     rng = random.Random(5)
     for packed in samples(Codec.ZSTD):
         for end in range(len(packed)):
-            assert system_zstd.zstd_decompress(packed[:end], MiB) is None
+            assert libzstd.zstd_decompress(packed[:end], MiB) is None
         for _ in range(300):
             damaged = bytearray(packed)
             damaged[rng.randrange(len(damaged))] ^= 1 << rng.randrange(8)
-            got = system_zstd.zstd_decompress(bytes(damaged), MiB)
+            got = libzstd.zstd_decompress(bytes(damaged), MiB)
             try:
                 careful = decompress(Codec.ZSTD, bytes(damaged), max_size=MiB)
             except DecodeError:  # corrupt, or declaring more than the cap
@@ -123,7 +134,7 @@ def test_errors_are_left_to_the_careful_path(system_zstd):
             assert got is None or got == careful
 
 
-def test_size_guesses_for_frames_without_a_size_adapt(system_zstd):
+def test_size_guesses_for_frames_without_a_size_adapt(libzstd):
     # Frames without a content size are decoded into a buffer sized after the previous
     # such payload's ratio first: alternate ratios so that guesses fall short and fit.
     rng = random.Random(9)
@@ -132,7 +143,7 @@ def test_size_guesses_for_frames_without_a_size_adapt(system_zstd):
     for data in parts * 2:
         frame = zstd_streamed(data, chunk=4096)
         assert zstandard.frame_content_size(frame) == -1
-        assert system_zstd.zstd_decompress(frame, 64 * MiB) == data
+        assert libzstd.zstd_decompress(frame, 64 * MiB) == data
 
 
 def streamed_zstd_batch(values: list[bytes], base_offset: int) -> bytes:
@@ -198,7 +209,7 @@ def test_corrupt_batch_payload_reports_the_batch(zstd_decoder):
         assert info.value.offset == len(good) + 61  # where the batch's records start
 
 
-def test_threads_decode_large_payloads_without_the_gil(system_zstd):
+def test_threads_decode_large_payloads_without_the_gil(libzstd):
     # Payloads over 256 KiB decode without the GIL, each thread with a context of its own.
     rng = random.Random(11)
     datas = [bytes(rng.choice(b"abcd") for _ in range(400_000)) for _ in range(4)]
@@ -207,30 +218,22 @@ def test_threads_decode_large_payloads_without_the_gil(system_zstd):
     datas += datas
 
     def work(k):
-        return system_zstd.zstd_decompress(frames[k % 8], 64 * MiB) == datas[k % 8]
+        return libzstd.zstd_decompress(frames[k % 8], 64 * MiB) == datas[k % 8]
 
     with ThreadPoolExecutor(max_workers=4) as pool:
         assert all(pool.map(work, range(64)))
 
 
-def test_environment_switch_turns_the_system_library_off():
-    script = "from kafkawire.compression import _codecs; print(_codecs.system_zstd_version())"
-    env = dict(os.environ, KAFKAWIRE_SYSTEM_ZSTD="0")
-    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "None"
-
-
-def test_switching_off_falls_back_to_zstandard(system_zstd):
+def test_switching_off_falls_back_to_zstandard(libzstd):
     payload = payloads()["16 KiB"]
-    version = system_zstd.system_zstd_version()
+    version = libzstd.libzstd_version()
     assert zstd_decoder() == f"libzstd {version // 10000}.{version // 100 % 100}.{version % 100}"
     try:
-        assert system_zstd.use_system_zstd(False) is False
-        assert system_zstd.system_zstd_version() is None
+        assert libzstd.use_libzstd(False) is False
+        assert libzstd.libzstd_version() is None
         assert zstd_decoder() == f"zstandard {zstandard.__version__}"
-        assert system_zstd.zstd_decompress(payload, MiB) is None
+        assert libzstd.zstd_decompress(payload, MiB) is None
         assert decompress(Codec.ZSTD, payload) == DATA[:16384]
     finally:
-        system_zstd.use_system_zstd(True)
-    assert system_zstd.zstd_decompress(payload, MiB) == DATA[:16384]
+        libzstd.use_libzstd(True)
+    assert libzstd.zstd_decompress(payload, MiB) == DATA[:16384]
