@@ -68,13 +68,20 @@ def build_parser() -> argparse.ArgumentParser:
         "record",
         help="a proxy that writes each connection to capture files",
         description="Listen, forward each connection to the upstream broker, and write its "
-        "two directions to DIR/conn-N.requests and DIR/conn-N.responses. Point a client's "
-        "bootstrap at it: the broker's metadata still names the broker itself, so only "
-        "connections made to this address are recorded.",
+        "two directions to DIR/conn-N.requests and DIR/conn-N.responses. Broker addresses in "
+        "Metadata, FindCoordinator and DescribeCluster responses are replaced by listeners "
+        "of the recorder, one per broker, so that a client bootstrapped through it reaches "
+        "every broker of the cluster through it and all its traffic is recorded.",
     )
     p.add_argument("--listen", type=host_port, required=True, metavar="HOST:PORT")
     p.add_argument("--upstream", type=host_port, required=True, metavar="HOST:PORT")
     p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument(
+        "--advertised-host",
+        metavar="HOST",
+        help="the host clients are told for the brokers' listeners (default: the --listen "
+        "host, or this machine's name when that is 0.0.0.0 or ::)",
+    )
     p.add_argument(
         "--connections", type=int, metavar="N", help="stop after N connections have closed"
     )
