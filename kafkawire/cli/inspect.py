@@ -7,6 +7,7 @@ import argparse
 import dataclasses
 import enum
 import os
+import re
 import struct
 import sys
 from collections.abc import Callable, Iterator
@@ -408,15 +409,28 @@ def _problem(out: Out, text: str) -> None:
     sys.stderr.write(f"{PROG}: {text}\n")
 
 
-def _segments_in(directory: str) -> list[str]:
+def _files_in(directory: str) -> list[str]:
     """The NNNNNNNNNNNNNNNNNNNN.log files under a directory (a partition directory, or a log
-    dir of <topic>-<partition> directories), by topic, partition and base offset."""
+    dir of <topic>-<partition> directories), by topic, partition and base offset; in a
+    directory without them, its captures (*.requests, as `kafkawire record` writes them) in
+    the order of the numbers in their names."""
     from kafkawire.records.segments import find_segments
 
     found = [segment.path for segment in find_segments(directory)]
-    if not found:
-        raise CliError(f"{directory}: a directory without segment files (NNNNNNNNNNNNNNNNNNNN.log)")
-    return found
+    if found:
+        return found
+    captures = sorted(Path(directory).glob("*.requests"), key=lambda p: _natural(p.name))
+    if not captures:
+        raise CliError(
+            f"{directory}: a directory without segment files (NNNNNNNNNNNNNNNNNNNN.log) or "
+            "captures (*.requests)"
+        )
+    return [str(path) for path in captures]
+
+
+def _natural(name: str) -> list:
+    """conn-2 before conn-10."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
@@ -435,7 +449,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             paths.append(given)
             continue
         try:
-            paths += _segments_in(given)
+            paths += _files_in(given)
         except CliError as exc:
             _problem(out, str(exc))
             status = 1

@@ -21,6 +21,7 @@ from tests.cli.test_cli import (
     T0,
     corrupt_segment,
     json_lines,
+    metadata_exchange,
     run,
     segment_bytes,
 )
@@ -83,8 +84,22 @@ def test_a_directory_without_segments_is_an_error(capsys, tmp_path, segment):
     status, out, err = run(capsys, "inspect", str(tmp_path / "nothing"), str(segment))
     assert status == 1
     assert f"{tmp_path / 'nothing'}: a directory without segment files" in err
+    assert "or captures (*.requests)" in err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert out.splitlines()[-1].startswith("segment ")  # the other file is still shown
+
+
+def test_a_directory_of_captures_is_its_connections_in_order(capsys, tmp_path):
+    for number in (10, 2, 1):
+        request, response = metadata_exchange(number)
+        (tmp_path / f"conn-{number}.requests").write_bytes(request)
+        (tmp_path / f"conn-{number}.responses").write_bytes(response)
+    status, out, err = run(capsys, "inspect", "--json", str(tmp_path))
+    assert (status, err) == (0, "")
+    items = json_lines(out)
+    captures = [(Path(i["file"]).name, i["responses"]) for i in items if i["type"] == "capture"]
+    assert captures == [("conn-1.requests", 1), ("conn-2.requests", 1), ("conn-10.requests", 1)]
+    assert [i["correlation_id"] for i in items if i["type"] == "response"] == [1, 2, 10]
 
 
 @pytest.fixture

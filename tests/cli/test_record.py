@@ -20,6 +20,7 @@ from tests.cli.test_cli import json_lines, run
 
 M = messages.MetadataResponse
 F = messages.FindCoordinatorResponse
+D = messages.DescribeClusterResponse
 
 
 def rewrite(recorder: cli.Recorder, response, key: int, version: int, correlation_id: int):
@@ -39,7 +40,8 @@ def rewrite(recorder: cli.Recorder, response, key: int, version: int, correlatio
 def test_each_broker_named_gets_a_listener_of_its_own(tmp_path):
     """Three brokers in Metadata, one of them the upstream: two new listeners, the upstream
     mapped to the bootstrap listener; the same brokers named again (Metadata, FindCoordinator
-    v3 and v4) map to the same listeners; an absent coordinator (port -1) is left alone."""
+    v3 and v4, DescribeCluster) map to the same listeners, a fourth gets one more; an absent
+    coordinator (port -1) is left alone."""
     recorder = cli.Recorder(("127.0.0.1", 0), ("10.0.0.1", 9092), tmp_path, log=io.StringIO())
     try:
         metadata = M(
@@ -69,7 +71,19 @@ def test_each_broker_named_gets_a_listener_of_its_own(tmp_path):
         )
         new = rewrite(recorder, batched, 10, 4, 10)
         assert [(c.host, c.port) for c in new.coordinators] == [listeners[1], ("", -1)]
-        for host, port in listeners[1:]:  # the new listeners accept connections
+        cluster = D(
+            cluster_id="c",
+            controller_id=2,
+            brokers=[
+                D.DescribeClusterBroker(broker_id=3, host="kafka-3.example", port=9093),
+                D.DescribeClusterBroker(broker_id=4, host="10.0.0.4", port=9092),
+            ],
+        )
+        described = rewrite(recorder, cluster, 60, 1, 11)
+        fourth = (described.brokers[1].host, described.brokers[1].port)
+        assert (described.brokers[0].host, described.brokers[0].port) == listeners[2]
+        assert fourth not in listeners and fourth[0] == "127.0.0.1"
+        for host, port in [*listeners[1:], fourth]:  # the new listeners accept connections
             with socket.create_connection((host, port), timeout=5):
                 pass
     finally:
@@ -139,17 +153,18 @@ def test_every_connection_of_a_client_goes_through_the_recorder(
     # ...and every request after bootstrap too: the captures hold what the broker answered
     apis: Counter[str] = Counter()
     broker_addresses = set()
-    for name in captured:
-        status, out, err = run(capsys, "inspect", "--json", str(out_dir / f"{name}.requests"))
-        assert status == 0, err
-        for item in json_lines(out):
-            if item["type"] == "request":
-                apis[item["api"]] += 1
-                if item["api"] == "JOIN_GROUP":
-                    subscription = item["message"]["protocols"][0]["metadata"]
-                    assert subscription["topics"] == [topic]  # decoded: a consumer group
-            if item["type"] == "response" and item["api"] == "METADATA":
-                broker_addresses |= {(b["host"], b["port"]) for b in item["message"]["brokers"]}
+    status, out, err = run(capsys, "inspect", "--json", str(out_dir))
+    assert status == 0, err
+    items = json_lines(out)
+    assert sum(item["type"] == "capture" for item in items) == len(captured)
+    for item in items:
+        if item["type"] == "request":
+            apis[item["api"]] += 1
+            if item["api"] == "JOIN_GROUP":
+                subscription = item["message"]["protocols"][0]["metadata"]
+                assert subscription["topics"] == [topic]  # decoded: a consumer group
+        if item["type"] == "response" and item["api"] == "METADATA":
+            broker_addresses |= {(b["host"], b["port"]) for b in item["message"]["brokers"]}
     for api in ("METADATA", "PRODUCE", "FETCH", "FIND_COORDINATOR", "JOIN_GROUP", "SYNC_GROUP"):
         assert apis[api] > 0, f"no {api} request captured: {sorted(apis)}"
     assert apis["OFFSET_COMMIT"] > 0 or apis["TXN_OFFSET_COMMIT"] > 0
