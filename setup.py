@@ -3,7 +3,8 @@
 Every ``kafkawire/**/*.pyx`` becomes an extension module, linked with the
 portable C of ``src_c/`` that it calls (``C_SOURCES``; the headers are
 included as needed) and, for the codecs, the vendored reference codec sources of
-``src_c/vendor/`` (libzstd's decompressor; see the README there).  Environment switches:
+``src_c/vendor/`` (liblz4's block decoder, libzstd's decompressor; see the README
+there).  Environment switches:
 
 - ``KAFKAWIRE_DEBUG=1``: -O0 -g, assertions on, Cython line tracing and HTML annotation.
 - ``KAFKAWIRE_SANITIZE=1``: AddressSanitizer + UndefinedBehaviorSanitizer (run the
@@ -36,6 +37,7 @@ C_SOURCES = {
         "lz4_decode.c",
         "snappy_decode.c",
         "zstd_decode.c",
+        "vendor/lz4/lz4.c",
         "vendor/zstd/common/debug.c",
         "vendor/zstd/common/entropy_common.c",
         "vendor/zstd/common/error_private.c",

@@ -9,18 +9,23 @@ being ``bytes``.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
+import statistics
+import time
 import zlib
 
 import cramjam
 import lz4.frame
 import pytest
 import snappy
+import workloads
 import zstandard
 from isal import isal_zlib
 
-from kafkawire.compression import Codec, _zstd_decompress, decompress
+import kafkawire
+from kafkawire.compression import Codec, _codecs, _zstd_decompress, compress, decompress
 
 
 def records(size: int) -> bytes:
@@ -102,3 +107,102 @@ def test_decompress(benchmark, size, case):
     fn = CASES[size][case]
     assert fn() == PAYLOADS[size]
     benchmark(fn)
+
+
+# --- lz4 block decoders, paired --------------------------------------------------------------
+#
+# Run: .venv/bin/python -m pytest benchmarks/bench_codecs.py -k paired_lz4 -s -q \
+#      --benchmark-timer=time.process_time
+#
+# The same Kafka lz4 payloads decoded by kafkawire with each block decoder (kafkawire's frame
+# walk around either), and the physical limit: a memcpy of the output's size. Each round times
+# every side once, in an order that rotates from round to round, with GC on; a side's figure
+# is the median of its rounds, a ratio the median of the rounds' own ratios.
+
+_LZ4_SIDES = ["hand-written", "liblz4"]
+
+
+def _lz4_payload_1mib() -> tuple[bytes, int]:
+    """A 1 MiB batch's records section of 100-byte JSON-like values, lz4 as Java writes it."""
+    rng = random.Random(workloads.SEED)
+    values = b"".join(workloads._json_value(rng, i) for i in range(10_486))[: 1 << 20]
+    return compress(Codec.LZ4, values), len(values)
+
+
+def _lz4_fetch(get_workload, name: str) -> tuple[bytes, int]:
+    """A fetch response's records of lz4 batches, and what their payloads decompress to."""
+    wl = get_workload("lz4-16KiB")
+    data = wl.data
+    if name == "lz4-1MiB-batches":  # the same records in batches of up to 1 MiB
+        data = b"".join(
+            kafkawire.build_batches(wl.values, keys=wl.keys, compression="lz4", max_bytes=1 << 20)
+        )
+    size, pos = 0, 0
+    while pos < len(data):
+        end = pos + 12 + int.from_bytes(data[pos + 8 : pos + 12], "big")
+        size += len(lz4.frame.decompress(data[pos + workloads.BATCH_HEADER_SIZE : end]))
+        pos = end
+    return data, size
+
+
+def _lz4_sides(get_workload, name):
+    """(the sides of a paired lz4 workload but the hand-written/liblz4 switch, output size)."""
+    if name == "payload-1MiB":
+        payload, size = _lz4_payload_1mib()
+        run = lambda: decompress(Codec.LZ4, payload)  # noqa: E731
+        return run, {"lz4.frame (LZ4F_decompress)": lambda: lz4.frame.decompress(payload)}, size
+    data, size = _lz4_fetch(get_workload, name)
+    return (lambda: kafkawire.decode_records(data)), {}, size
+
+
+@pytest.mark.parametrize("workload", ["payload-1MiB", "lz4-16KiB", "lz4-1MiB-batches"])
+def test_paired_lz4_decoders(benchmark, get_workload, workload):
+    run, others, out_size = _lz4_sides(get_workload, workload)
+    src, dst = bytes(out_size), bytearray(out_size)
+
+    def memcpy():
+        dst[:] = src
+
+    def with_decoder(name):
+        def side():
+            _codecs._lz4_block_decoder(name)
+            run()
+
+        return side
+
+    sides = {name: with_decoder(name) for name in _LZ4_SIDES}
+    sides.update(others, memcpy=memcpy)
+    clock = time.process_time
+    t0 = clock()
+    for side in sides.values():
+        side()
+    rounds = max(21, min(401, int(6.0 / max(clock() - t0, 1e-6))))
+    times: dict[str, list[float]] = {name: [] for name in sides}
+    order = itertools.count()
+
+    def one_round():
+        names = list(sides)
+        k = next(order) % len(names)
+        for name in names[k:] + names[:k]:
+            start = clock()
+            sides[name]()
+            times[name].append(clock() - start)
+
+    try:
+        benchmark.pedantic(one_round, rounds=rounds, iterations=1, warmup_rounds=1)
+    finally:
+        _codecs._lz4_block_decoder("liblz4")
+    medians = {name: statistics.median(t) for name, t in times.items()}
+    ratios = [b / a for a, b in zip(times["hand-written"], times["liblz4"], strict=True)]
+    ratio = statistics.median(ratios)
+    benchmark.group = f"paired lz4 {workload}"
+    benchmark.extra_info.update(
+        suite="paired lz4", workload=workload, medians=medians, liblz4_over_hand=ratio
+    )
+    print(
+        f"\n{workload}: {rounds} rounds; median ms "
+        + ", ".join(f"{n} {m * 1e3:.3f}" for n, m in medians.items())
+        + f"; liblz4 / hand-written {ratio:.3f} (rounds' ratios, quartiles "
+        + " / ".join(f"{q:.3f}" for q in statistics.quantiles(ratios, n=4))
+        + f"); memcpy / liblz4 {medians['memcpy'] / medians['liblz4']:.3f}"
+    )

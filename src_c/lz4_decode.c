@@ -7,7 +7,14 @@
  */
 #include "lz4_decode.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "vendor/lz4/lz4.h"
+
+/* Which block decoder runs: 1 = liblz4's LZ4_decompress_safe, 0 = the hand-written one
+ * (kept only while the paired benchmark compares them). */
+int kw_lz4_reference = 1;
 
 #define LZ4_FRAME_MAGIC 0x184D2204u
 #define SKIPPABLE_MASK 0xFFFFFFF0u
@@ -396,6 +403,106 @@ static int decode_block(const uint8_t *src, size_t n, uint8_t *op, uint8_t *cons
     return KW_LZ4_OK;
 }
 
+/* Why liblz4 refused a block: its first fault, found by walking the sequences' lengths and
+ * offsets without decoding. Matches may reach history bytes before op; room is what the
+ * output window holds, over the status for output past it. KW_LZ4_OK: the sequences are
+ * sound and *out_size is what they decode to. */
+static int block_fault(const uint8_t *src, size_t n, size_t history, size_t room, int over,
+                       size_t *out_size, const uint8_t **err_at)
+{
+    const uint8_t *ip = src;
+    const uint8_t *const iend = src + n;
+    size_t out = 0;
+
+    for (;;) {
+        if (ip >= iend) {
+            *err_at = ip; /* a block ends with literals, never after a match */
+            return KW_LZ4_TRUNCATED;
+        }
+        unsigned token = *ip++;
+        size_t lit = token >> 4;
+        if (lit == 15 && !add_length_bytes(&ip, iend, &lit)) {
+            *err_at = ip;
+            return KW_LZ4_TRUNCATED;
+        }
+        if (lit > (size_t)(iend - ip)) {
+            *err_at = iend;
+            return KW_LZ4_TRUNCATED;
+        }
+        if (lit > room - out) {
+            *err_at = ip;
+            return over;
+        }
+        ip += lit;
+        out += lit;
+        if (ip == iend)
+            break;
+        if (iend - ip < 2) {
+            *err_at = iend;
+            return KW_LZ4_TRUNCATED;
+        }
+        size_t offset = (size_t)ip[0] | (size_t)ip[1] << 8;
+        if (offset == 0 || offset > history + out) {
+            *err_at = ip;
+            return KW_LZ4_BAD_OFFSET;
+        }
+        ip += 2;
+        size_t ml = token & 15u;
+        if (ml == 15 && !add_length_bytes(&ip, iend, &ml)) {
+            *err_at = ip;
+            return KW_LZ4_TRUNCATED;
+        }
+        ml += MIN_MATCH;
+        if (ml > room - out) {
+            *err_at = ip;
+            return over;
+        }
+        out += ml;
+    }
+    *out_size = out;
+    return KW_LZ4_OK;
+}
+
+/* Decode one compressed block src[0:n] with liblz4 to op, writing nothing at or past oend;
+ * matches may reach back to lowest. Same contract as decode_block. */
+static int reference_block(const uint8_t *src, size_t n, uint8_t *op, uint8_t *const oend,
+                           const uint8_t *const lowest, size_t block_max, int over,
+                           uint8_t **op_out, const uint8_t **err_at)
+{
+    size_t room = (size_t)(oend - op);
+    size_t history = (size_t)(op - lowest);
+    /* liblz4 reads at most 64 KiB back: a longer history is the same to it */
+    int dict = history > 65536 ? 65536 : (int)history;
+    int got = LZ4_decompress_safe_usingDict((const char *)src, (char *)op, (int)n, (int)room,
+                                            (const char *)op - dict, dict);
+    if (got >= 0) {
+        *op_out = op + got;
+        return KW_LZ4_OK;
+    }
+    size_t size = 0;
+    int rc = block_fault(src, n, history, room, over, &size, err_at);
+    if (rc != KW_LZ4_OK)
+        return rc;
+    *err_at = src + (size_t)(-got - 1);
+    if (room >= block_max)
+        return KW_LZ4_BAD_END;
+    /* Sound sequences that fit, refused because liblz4's end-of-block rules are checked
+     * against the end of the window: decode as into a window of the block maximum (as
+     * LZ4F_decompress would), so that a block's fate never depends on the buffer size. */
+    uint8_t *wide = malloc(block_max);
+    if (!wide)
+        return KW_LZ4_NO_MEMORY;
+    got = LZ4_decompress_safe_usingDict((const char *)src, (char *)wide, (int)n, (int)block_max,
+                                        (const char *)op - dict, dict);
+    if (got >= 0 && (size_t)got == size)
+        memcpy(op, wide, size);
+    free(wide);
+    if (got < 0 || (size_t)got != size)
+        return KW_LZ4_BAD_END;
+    *op_out = op + size;
+    return KW_LZ4_OK;
+}
+
 int kw_lz4_decode(const uint8_t *src, size_t len, int magic, uint64_t max_size, uint8_t *dst,
                   size_t cap, int end, size_t *out_len, size_t *err_pos)
 {
@@ -481,7 +588,10 @@ int kw_lz4_decode(const uint8_t *src, size_t len, int magic, uint64_t max_size, 
                                : full;
                 const uint8_t *lowest = h.independent ? op : frame_start;
                 const uint8_t *at = data;
-                rc = decode_block(data, size, op, wend, lowest, over, &op, &at);
+                rc = kw_lz4_reference
+                         ? reference_block(data, size, op, wend, lowest, h.block_max, over, &op,
+                                           &at)
+                         : decode_block(data, size, op, wend, lowest, over, &op, &at);
                 if (rc != KW_LZ4_OK) {
                     *err_pos = (size_t)(at - src);
                     return rc;

@@ -30,6 +30,8 @@ enum kw_lz4_status {
     KW_LZ4_NO_FRAME,            /* only skippable frames */
     KW_LZ4_DECLARED_LIMIT,      /* a frame declares more content than max_size */
     KW_LZ4_NEED_ROOM,           /* the output does not fit in a buffer of guessed size */
+    KW_LZ4_BAD_END,             /* sound sequences whose end breaks the format's rules */
+    KW_LZ4_NO_MEMORY,
 };
 
 /* What the end of the output buffer handed to kw_lz4_decode is. */
@@ -44,6 +46,9 @@ typedef struct {
     uint64_t declared; /* the offending declared content size (KW_LZ4_DECLARED_LIMIT) */
     size_t err_pos;    /* byte offset in the input where an error was found */
 } kw_lz4_scan_t;
+
+/* 1: blocks decode with liblz4, 0: with the hand-written decoder (for the benchmark). */
+extern int kw_lz4_reference;
 
 /* XXH32 of len bytes with the given seed. */
 uint32_t kw_xxh32(const void *data, size_t len, uint32_t seed);

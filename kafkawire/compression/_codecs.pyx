@@ -49,7 +49,10 @@ cdef extern from "lz4_decode.h" nogil:
         KW_LZ4_END_BOUND
         KW_LZ4_END_LIMIT
         KW_LZ4_END_GUESS
+        KW_LZ4_BAD_END
+        KW_LZ4_NO_MEMORY
 
+    int kw_lz4_reference
     uint32_t kw_xxh32(const void *data, size_t len, uint32_t seed)
     int kw_lz4_scan(const uint8_t *src, size_t len, int magic, uint64_t max_size,
                     kw_lz4_scan_t *info)
@@ -123,6 +126,10 @@ _LZ4_ERRORS = {
     KW_LZ4_BAD_CONTENT_SIZE: "corrupt lz4 frame: content size differs from the declared one",
     KW_LZ4_TRAILING: "bytes after the lz4 frame",
     KW_LZ4_NO_FRAME: "corrupt lz4 payload: no lz4 frame",
+    KW_LZ4_BAD_END: (
+        "corrupt lz4 block: its end breaks the format's rules (the last 5 bytes literals, "
+        "the last match at least 12 bytes before the end)"
+    ),
 }
 
 _SNAPPY_ERRORS = {
@@ -141,6 +148,8 @@ cdef int _lz4_error(int rc, size_t pos, size_t length, uint64_t max_size,
                     uint64_t declared) except -1:
     if rc == KW_LZ4_LIMIT:
         raise LimitExceededError(f"lz4 payload decompresses to more than {max_size} bytes")
+    if rc == KW_LZ4_NO_MEMORY:
+        raise MemoryError()
     if rc == KW_LZ4_DECLARED_LIMIT:
         raise LimitExceededError(f"lz4 frame declares {declared} bytes (cap {max_size})")
     if rc == KW_LZ4_TRAILING:
@@ -324,6 +333,13 @@ cdef Py_ssize_t snappy_decompress_into(const uint8_t *src, size_t length, uint64
     if rc != KW_SNAPPY_OK:
         _snappy_error(rc, err_pos, max_size)
     return <Py_ssize_t>total
+
+
+def _lz4_block_decoder(str name):
+    """Decode lz4 blocks with "liblz4" or the "hand-written" decoder (for the paired
+    benchmark while both exist)."""
+    global kw_lz4_reference
+    kw_lz4_reference = name == "liblz4"
 
 
 def xxh32(data, uint32_t seed=0):

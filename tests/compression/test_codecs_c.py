@@ -249,14 +249,20 @@ def test_lz4_hand_made_blocks_match_liblz4():
 
 
 def test_lz4_offset_before_output_start_rejected():
+    # (Every hand-made block here keeps the format's end rules: its last 5 bytes or more are
+    # literals and its last match starts 12 bytes or more before its end.)
+    end = sequence(b"the end of it")
     with pytest.raises(DecompressionError, match="offset"):
-        lz4_frame_decompress(lz4_frame(sequence(b"abc", 4, 4) + sequence(b"")), MiB)
-    with pytest.raises(DecompressionError, match="offset"):
-        lz4_frame_decompress(lz4_frame(sequence(b"abc", 0, 4) + sequence(b"")), MiB)
+        lz4_frame_decompress(lz4_frame(sequence(b"abc", 4, 4) + end), MiB)
+    # Offset 0 (invalid in the format's spec) is what liblz4 1.9.4 takes: it copies the
+    # four bytes it has just zeroed. Nothing is read outside the output.
+    zero = lz4_frame(sequence(b"abc", 0, 4) + end)
+    assert lz4_frame_decompress(zero, MiB) == b"abc" + bytes(4) + b"the end of it"
     # Across blocks: allowed in linked frames only.
     first = sequence(b"0123456789")
-    second = sequence(b"", 10, 10) + sequence(b"!")
-    assert lz4_frame_decompress(lz4_frame(first, second, flg=0x40), MiB) == b"0123456789" * 2 + b"!"
+    second = sequence(b"", 10, 10) + sequence(b"!!!!!")
+    expected = b"0123456789" * 2 + b"!!!!!"
+    assert lz4_frame_decompress(lz4_frame(first, second, flg=0x40), MiB) == expected
     with pytest.raises(DecompressionError, match="offset"):
         lz4_frame_decompress(lz4_frame(first, second, flg=0x60), MiB)
     # Nor into a previous frame.
@@ -264,18 +270,50 @@ def test_lz4_offset_before_output_start_rejected():
         lz4_frame_decompress(lz4_frame(first) + lz4_frame(second, flg=0x40), MiB)
 
 
+def test_lz4_linked_blocks_reach_back_64_kib():
+    # Matches of a linked frame's block may reach 65535 bytes back, into earlier blocks.
+    head = random.Random(4).randbytes(65_535)
+    last = sequence(b"", 65_535, 100) + sequence(b"12345")
+    blocks = [sequence(head[:40_000]), sequence(head[40_000:]), last]
+    expected = head + head[:100] + b"12345"
+    for cap in (MiB, len(expected)):
+        assert lz4_frame_decompress(lz4_frame(*blocks, flg=0x40), cap) == expected
+    with pytest.raises(DecompressionError, match="offset"):
+        lz4_frame_decompress(lz4_frame(*blocks[1:], flg=0x40), MiB)
+
+
 def test_lz4_match_past_max_size_rejected():
-    frame = lz4_frame(sequence(b"a", 1, 60_000) + sequence(b"b"))
-    assert lz4_frame_decompress(frame, 60_002) == b"a" * 60_001 + b"b"
-    for cap in (60_001, 1000, 1, 0):
+    frame = lz4_frame(sequence(b"a", 1, 60_000) + sequence(b"bbbbb"))
+    assert lz4_frame_decompress(frame, 60_006) == b"a" * 60_001 + b"bbbbb"
+    for cap in (60_005, 60_001, 1000, 1, 0):
         with pytest.raises(LimitExceededError, match="lz4"):
             lz4_frame_decompress(frame, cap)
     # Past the block maximum (64 KiB) is corrupt whatever the cap.
-    frame = lz4_frame(sequence(b"a", 1, 70_000) + sequence(b"b"))
+    frame = lz4_frame(sequence(b"a", 1, 70_000) + sequence(b"bbbbb"))
     with pytest.raises(DecompressionError, match="block maximum"):
         lz4_frame_decompress(frame, 10 * MiB)
-    frame = lz4_frame(sequence(b"a", 1, 65_535) + sequence(b""), sequence(b"b"))
+    frame = lz4_frame(sequence(b"a", 1, 65_526) + sequence(b"b" * 9), sequence(b"b"))
     assert len(lz4_frame_decompress(frame, MiB)) == 65_537
+
+
+def test_lz4_block_end_rules_decide_alike_whatever_the_buffer():
+    # liblz4 checks the format's end rules against the end of its output window. A block
+    # that breaks them decodes, or is refused, as into a window of the block maximum
+    # (LZ4F_decompress's), whether the buffer is a guess, the cap or the scan's bound.
+    # the last match ends 4 bytes before the end
+    loose = lz4_frame(sequence(b"a", 1, 100) + sequence(b"bcde"))
+    expected = b"a" * 101 + b"bcde"
+    # the same, ending at the block maximum
+    tight = lz4_frame(sequence(b"a", 1, 65_531) + sequence(b"bcde"))
+    small_next_guess = lz4.frame.compress(random.Random(1).randbytes(1000))
+    large_next_guess = lz4.frame.compress(bytes(MiB))
+    for cap in (len(expected), len(expected) + 3, 1000, MiB):
+        for guess in (small_next_guess, large_next_guess):
+            lz4_frame_decompress(guess, MiB)
+            assert lz4_frame_decompress(loose, cap) == expected
+    for cap in (65_536, 70_000, MiB):
+        with pytest.raises(DecompressionError, match="end breaks the format's rules"):
+            lz4_frame_decompress(tight, cap)
 
 
 def test_lz4_structure_errors():
