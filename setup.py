@@ -38,6 +38,7 @@ C_SOURCES = {
         "snappy_decode.c",
         "zstd_decode.c",
         "vendor/lz4/lz4.c",
+        "vendor/lz4/xxhash.c",
         "vendor/zstd/common/debug.c",
         "vendor/zstd/common/entropy_common.c",
         "vendor/zstd/common/error_private.c",

@@ -1,9 +1,9 @@
-/* LZ4 frame format and LZ4 block format decoder, written from the format specifications.
+/* LZ4 frame format decoding around liblz4's block decoder (src_c/vendor/lz4).
  *
- * Every length read from the input is checked against what is left of the input and of the
- * output before it is used. The copy loops may write up to 31 bytes beyond the current
- * sequence ("wild" copies, cheaper than exact ones), but only when the output window has that
- * room: those bytes are overwritten by the following sequences or lie past the final length.
+ * The frame walk is kafkawire's: frame and block headers (with the header checksum Kafka
+ * before 0.10 computed wrongly), block and content checksums, the declared content size,
+ * skippable frames, the caps, and a byte offset for every error. Each compressed block goes
+ * to LZ4_decompress_safe_usingDict, which never writes past the window it is given.
  */
 #include "lz4_decode.h"
 
@@ -11,10 +11,7 @@
 #include <string.h>
 
 #include "vendor/lz4/lz4.h"
-
-/* Which block decoder runs: 1 = liblz4's LZ4_decompress_safe, 0 = the hand-written one
- * (kept only while the paired benchmark compares them). */
-int kw_lz4_reference = 1;
+#include "vendor/lz4/xxhash.h"
 
 #define LZ4_FRAME_MAGIC 0x184D2204u
 #define SKIPPABLE_MASK 0xFFFFFFF0u
@@ -32,92 +29,6 @@ static inline uint32_t rd32le(const uint8_t *p)
 static inline uint64_t rd64le(const uint8_t *p)
 {
     return (uint64_t)rd32le(p) | (uint64_t)rd32le(p + 4) << 32;
-}
-
-/* --- XXH32 ------------------------------------------------------------------------------ */
-
-#define XXH_P1 2654435761u
-#define XXH_P2 2246822519u
-#define XXH_P3 3266489917u
-#define XXH_P4 668265263u
-#define XXH_P5 374761393u
-
-static inline uint32_t rotl32(uint32_t x, int r)
-{
-    return (x << r) | (x >> (32 - r));
-}
-
-static inline uint32_t xxh_round(uint32_t acc, uint32_t lane)
-{
-    return rotl32(acc + lane * XXH_P2, 13) * XXH_P1;
-}
-
-#if defined(__GNUC__) && defined(__x86_64__) && defined(__ORDER_LITTLE_ENDIAN__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#include <immintrin.h>
-#define KW_XXH_SSE41 1
-
-/* The four lanes in one vector: scalar code is bound by the multiplier (8 multiplies per
- * 16 bytes), SSE4.1's 4-lane multiply is about 17% faster on block checksums. */
-__attribute__((target("sse4.1"))) static const uint8_t *
-xxh_stripes_sse41(const uint8_t *p, const uint8_t *end, uint32_t v[4])
-{
-    __m128i acc = _mm_loadu_si128((const __m128i *)(const void *)v);
-    const __m128i p1 = _mm_set1_epi32((int)XXH_P1);
-    const __m128i p2 = _mm_set1_epi32((int)XXH_P2);
-    do {
-        __m128i lanes = _mm_loadu_si128((const __m128i *)(const void *)p);
-        acc = _mm_add_epi32(acc, _mm_mullo_epi32(lanes, p2));
-        acc = _mm_or_si128(_mm_slli_epi32(acc, 13), _mm_srli_epi32(acc, 19));
-        acc = _mm_mullo_epi32(acc, p1);
-        p += 16;
-    } while (end - p >= 16);
-    _mm_storeu_si128((__m128i *)(void *)v, acc);
-    return p;
-}
-#endif
-
-uint32_t kw_xxh32(const void *data, size_t len, uint32_t seed)
-{
-    const uint8_t *p = (const uint8_t *)data;
-    const uint8_t *end = p + len;
-    uint32_t h;
-
-    if (len >= 16) {
-        uint32_t v[4] = {seed + XXH_P1 + XXH_P2, seed + XXH_P2, seed, seed - XXH_P1};
-#ifdef KW_XXH_SSE41
-        if (len >= 64 && __builtin_cpu_supports("sse4.1")) {
-            p = xxh_stripes_sse41(p, end, v);
-        } else
-#endif
-        {
-            do {
-                v[0] = xxh_round(v[0], rd32le(p));
-                v[1] = xxh_round(v[1], rd32le(p + 4));
-                v[2] = xxh_round(v[2], rd32le(p + 8));
-                v[3] = xxh_round(v[3], rd32le(p + 12));
-                p += 16;
-            } while (end - p >= 16);
-        }
-        h = rotl32(v[0], 1) + rotl32(v[1], 7) + rotl32(v[2], 12) + rotl32(v[3], 18);
-    } else {
-        h = seed + XXH_P5;
-    }
-    h += (uint32_t)len;
-    while (end - p >= 4) {
-        h = rotl32(h + rd32le(p) * XXH_P3, 17) * XXH_P4;
-        p += 4;
-    }
-    while (p < end) {
-        h = rotl32(h + (uint32_t)*p * XXH_P5, 11) * XXH_P1;
-        p++;
-    }
-    h ^= h >> 15;
-    h *= XXH_P2;
-    h ^= h >> 13;
-    h *= XXH_P3;
-    h ^= h >> 16;
-    return h;
 }
 
 /* --- frame headers ---------------------------------------------------------------------- */
@@ -155,7 +66,7 @@ static int parse_header(const uint8_t *p, size_t avail, int magic, frame_header 
         *err_off = avail;
         return KW_LZ4_TRUNCATED;
     }
-    if (magic != 0 && p[n] != ((kw_xxh32(p + 4, n - 4, 0) >> 8) & 0xFFu)) {
+    if (magic != 0 && p[n] != ((XXH32(p + 4, n - 4, 0) >> 8) & 0xFFu)) {
         *err_off = n;
         return KW_LZ4_BAD_HEADER_CHECKSUM;
     }
@@ -288,13 +199,6 @@ int kw_lz4_scan(const uint8_t *src, size_t len, int magic, uint64_t max_size,
 
 /* --- blocks ----------------------------------------------------------------------------- */
 
-static inline void copy16(uint8_t *d, const uint8_t *s)
-{
-    memcpy(d, s, 16);
-}
-
-/* Decode one compressed block src[0:n] to op, writing nothing at or past oend; matches may
- * reach back to lowest. over is the status for output that does not fit before oend. */
 /* A literal or match length of 15 goes on in bytes added to it until one is
  * not 255.  Returns 0 if the input ends first (*ip left at the end). */
 static inline int add_length_bytes(const uint8_t **ip, const uint8_t *iend, size_t *len)
@@ -307,100 +211,6 @@ static inline int add_length_bytes(const uint8_t **ip, const uint8_t *iend, size
         *len += b;
     } while (b == 255);
     return 1;
-}
-
-static int decode_block(const uint8_t *src, size_t n, uint8_t *op, uint8_t *const oend,
-                        const uint8_t *const lowest, int over, uint8_t **op_out,
-                        const uint8_t **err_at)
-{
-    const uint8_t *ip = src;
-    const uint8_t *const iend = src + n;
-
-    for (;;) {
-        if (ip >= iend) {
-            /* a block ends with a literals-only sequence, never after a match */
-            *err_at = ip;
-            return KW_LZ4_TRUNCATED;
-        }
-        unsigned token = *ip++;
-        size_t lit = token >> 4;
-        if (lit == 15 && !add_length_bytes(&ip, iend, &lit)) {
-            *err_at = ip;
-            return KW_LZ4_TRUNCATED;
-        }
-        if (lit <= 32 && iend - ip >= 32 && oend - op >= 32) {
-            copy16(op, ip);
-            copy16(op + 16, ip + 16);
-        } else {
-            if (lit > (size_t)(iend - ip)) {
-                *err_at = iend;
-                return KW_LZ4_TRUNCATED;
-            }
-            if (lit > (size_t)(oend - op)) {
-                *err_at = ip;
-                return over;
-            }
-            memcpy(op, ip, lit);
-        }
-        ip += lit;
-        op += lit;
-        if (ip == iend)
-            break;
-
-        if (iend - ip < 2) {
-            *err_at = iend;
-            return KW_LZ4_TRUNCATED;
-        }
-        size_t offset = (size_t)ip[0] | (size_t)ip[1] << 8;
-        if (offset == 0 || offset > (size_t)(op - lowest)) {
-            *err_at = ip;
-            return KW_LZ4_BAD_OFFSET;
-        }
-        ip += 2;
-        size_t ml = token & 15u;
-        if (ml == 15 && !add_length_bytes(&ip, iend, &ml)) {
-            *err_at = ip;
-            return KW_LZ4_TRUNCATED;
-        }
-        ml += MIN_MATCH;
-        size_t room = (size_t)(oend - op);
-        if (ml > room) {
-            *err_at = ip;
-            return over;
-        }
-        const uint8_t *m = op - offset;
-        uint8_t *const mend = op + ml;
-        if (offset >= 16 && room >= ml + 16) {
-            /* Chunks 16 bytes apart or more never overlap. (Wider chunks are slower: a
-             * recent match source spans more of the stores that wrote it, which defeats
-             * store forwarding.) */
-            do {
-                copy16(op, m);
-                op += 16;
-                m += 16;
-            } while (op < mend);
-        } else if (offset >= 8 && room >= ml + 8) {
-            do {
-                memcpy(op, m, 8);
-                op += 8;
-                m += 8;
-            } while (op < mend);
-        } else {
-            /* Overlapping match: copy the period, then twice as much from the same start,
-             * which stays a whole number of periods behind. */
-            while (op < mend) {
-                size_t d = (size_t)(op - m);
-                size_t k = (size_t)(mend - op);
-                if (k > d)
-                    k = d;
-                memcpy(op, m, k);
-                op += k;
-            }
-        }
-        op = mend;
-    }
-    *op_out = op;
-    return KW_LZ4_OK;
 }
 
 /* Why liblz4 refused a block: its first fault, found by walking the sequences' lengths and
@@ -464,10 +274,11 @@ static int block_fault(const uint8_t *src, size_t n, size_t history, size_t room
 }
 
 /* Decode one compressed block src[0:n] with liblz4 to op, writing nothing at or past oend;
- * matches may reach back to lowest. Same contract as decode_block. */
-static int reference_block(const uint8_t *src, size_t n, uint8_t *op, uint8_t *const oend,
-                           const uint8_t *const lowest, size_t block_max, int over,
-                           uint8_t **op_out, const uint8_t **err_at)
+ * matches may reach back to lowest. over is the status for output that does not fit before
+ * oend; on an error *err_at is where in src. */
+static int decode_block(const uint8_t *src, size_t n, uint8_t *op, uint8_t *const oend,
+                        const uint8_t *const lowest, size_t block_max, int over,
+                        uint8_t **op_out, const uint8_t **err_at)
 {
     size_t room = (size_t)(oend - op);
     size_t history = (size_t)(op - lowest);
@@ -566,7 +377,7 @@ int kw_lz4_decode(const uint8_t *src, size_t len, int magic, uint64_t max_size, 
                 return KW_LZ4_TRUNCATED;
             }
             const uint8_t *data = src + pos;
-            if (check && kw_xxh32(data, size, 0) != rd32le(data + size)) {
+            if (check && XXH32(data, size, 0) != rd32le(data + size)) {
                 *err_pos = pos + size;
                 return KW_LZ4_BAD_BLOCK_CHECKSUM;
             }
@@ -588,10 +399,7 @@ int kw_lz4_decode(const uint8_t *src, size_t len, int magic, uint64_t max_size, 
                                : full;
                 const uint8_t *lowest = h.independent ? op : frame_start;
                 const uint8_t *at = data;
-                rc = kw_lz4_reference
-                         ? reference_block(data, size, op, wend, lowest, h.block_max, over, &op,
-                                           &at)
-                         : decode_block(data, size, op, wend, lowest, over, &op, &at);
+                rc = decode_block(data, size, op, wend, lowest, h.block_max, over, &op, &at);
                 if (rc != KW_LZ4_OK) {
                     *err_pos = (size_t)(at - src);
                     return rc;
@@ -605,7 +413,7 @@ int kw_lz4_decode(const uint8_t *src, size_t len, int magic, uint64_t max_size, 
                 *err_pos = len;
                 return KW_LZ4_TRUNCATED;
             }
-            if (kw_xxh32(frame_start, produced, 0) != rd32le(src + pos)) {
+            if (XXH32(frame_start, produced, 0) != rd32le(src + pos)) {
                 *err_pos = pos;
                 return KW_LZ4_BAD_CONTENT_CHECKSUM;
             }

@@ -1,4 +1,4 @@
-/* LZ4 frame and block decoding into a caller-owned, bounded buffer; and XXH32.
+/* LZ4 frame decoding into a caller-owned, bounded buffer (the blocks by liblz4).
  *
  * kw_lz4_scan walks the frame and block headers of a payload (one or more frames, skippable
  * frames allowed; cheap: it jumps from block to block) and returns an upper bound of the
@@ -46,12 +46,6 @@ typedef struct {
     uint64_t declared; /* the offending declared content size (KW_LZ4_DECLARED_LIMIT) */
     size_t err_pos;    /* byte offset in the input where an error was found */
 } kw_lz4_scan_t;
-
-/* 1: blocks decode with liblz4, 0: with the hand-written decoder (for the benchmark). */
-extern int kw_lz4_reference;
-
-/* XXH32 of len bytes with the given seed. */
-uint32_t kw_xxh32(const void *data, size_t len, uint32_t seed);
 
 /* Check the structure of the payload; magic is the Kafka message format (0 ignores the
  * header checksum: Kafka < 0.10 computed it over the magic number too). */

@@ -1,5 +1,5 @@
-"""Decompressors called from C: lz4 frames and snappy (raw and xerial); zstd through the
-vendored libzstd."""
+"""Decompressors called from C: lz4 frames (blocks by the vendored liblz4) and snappy (raw and
+xerial); zstd through the vendored libzstd."""
 
 from typing import Any
 
@@ -17,7 +17,7 @@ def snappy_decompress(data: Buffer, max_size: int) -> bytes:
     """Decode a raw snappy block, or an xerial stream (detected by its magic)."""
 
 def xxh32(data: Buffer, seed: int = 0) -> int:
-    """XXH32 of a bytes-like object."""
+    """XXH32 of a bytes-like object (liblz4's xxhash)."""
 
 def libzstd_version() -> int | None:
     """ZSTD_versionNumber() of the compiled-in libzstd when zstd payloads go through it, else

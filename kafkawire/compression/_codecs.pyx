@@ -1,5 +1,6 @@
-# Decompressors called from C: lz4 (src_c/lz4_decode.c), snappy (src_c/snappy_decode.c)
-# and zstd through the vendored libzstd (src_c/zstd_decode.c).
+# Decompressors called from C: lz4 (kafkawire's frame walk in src_c/lz4_decode.c around the
+# vendored liblz4's block decoder), snappy (src_c/snappy_decode.c) and zstd through the
+# vendored libzstd (src_c/zstd_decode.c).
 #
 # Each call takes the input buffer, lets the C code bound the output, allocates the result
 # bytes object once (never more than max_size) and decodes straight into it. Large payloads
@@ -52,12 +53,14 @@ cdef extern from "lz4_decode.h" nogil:
         KW_LZ4_BAD_END
         KW_LZ4_NO_MEMORY
 
-    int kw_lz4_reference
-    uint32_t kw_xxh32(const void *data, size_t len, uint32_t seed)
     int kw_lz4_scan(const uint8_t *src, size_t len, int magic, uint64_t max_size,
                     kw_lz4_scan_t *info)
     int kw_lz4_decode(const uint8_t *src, size_t len, int magic, uint64_t max_size,
                       uint8_t *dst, size_t cap, int end, size_t *out_len, size_t *err_pos)
+
+
+cdef extern from "vendor/lz4/xxhash.h" nogil:
+    unsigned int XXH32(const void *data, size_t length, unsigned int seed)
 
 
 cdef extern from "snappy_decode.h" nogil:
@@ -335,19 +338,12 @@ cdef Py_ssize_t snappy_decompress_into(const uint8_t *src, size_t length, uint64
     return <Py_ssize_t>total
 
 
-def _lz4_block_decoder(str name):
-    """Decode lz4 blocks with "liblz4" or the "hand-written" decoder (for the paired
-    benchmark while both exist)."""
-    global kw_lz4_reference
-    kw_lz4_reference = name == "liblz4"
-
-
 def xxh32(data, uint32_t seed=0):
-    """XXH32 of a bytes-like object."""
+    """XXH32 of a bytes-like object (liblz4's xxhash)."""
     cdef Py_buffer buf
     cdef uint32_t h
     PyObject_GetBuffer(data, &buf, PyBUF_SIMPLE)
-    h = kw_xxh32(buf.buf, <size_t>buf.len, seed)
+    h = XXH32(buf.buf, <size_t>buf.len, seed)
     PyBuffer_Release(&buf)
     return h
 
