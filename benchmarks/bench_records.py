@@ -11,6 +11,9 @@ records in extra_info so that tools/bench_report.py can derive MB/s and records/
   the batch payloads (compressed workloads), and the consumer loop itself: the same touching
   loop over Record objects made beforehand and in cache (what read_batches would cost if
   making records were free).
+- all fields: read_batches and aiokafka with a loop that touches offset, timestamp, key, value
+  and headers of every record (_touch_all), decode_records with every column touched
+  (_touch_columns); paired against aiokafka, and decode_records against crc32c alone.
 - paired rounds (test_paired): the two sides of a target timed in alternation, round after
   round, for the ratio of each round. This machine runs in speed phases of seconds, 1.3-1.5x
   apart; separate benchmarks of a few seconds each can land in different phases, paired
@@ -66,6 +69,23 @@ def _touch(batches, with_headers):
                 _ = r.key, r.value
                 n += 1
     return n
+
+
+def _touch_all(batches):
+    # What a consumer's loop touches: every field of every record (issue 22's speed rows).
+    n = 0
+    for batch in batches:
+        for r in batch:
+            _ = r.offset, r.timestamp, r.key, r.value, r.headers
+            n += 1
+    return n
+
+
+def _touch_columns(view):
+    # The columnar counterpart: every column of every record, without an object per record.
+    _ = view.offsets.sum(), view.timestamps.sum()
+    _ = view.keys.lengths.sum(), view.values.lengths.sum(), view.header_offsets
+    return len(view)
 
 
 def _aiokafka_batches(memory_records_cls, data):
@@ -276,9 +296,14 @@ def _lib(codec):
     }[codec]
 
 
+UNCOMPRESSED = [n for n in READ_WORKLOADS if not workloads.SPECS[n].codec]
+
 # Targets measured in paired rounds: name -> (how the ratio reads, workloads)
 PAIRS = {
     "read_batches vs aiokafka": ("speedup", READ_WORKLOADS),
+    "read_batches all fields vs aiokafka": ("speedup", READ_WORKLOADS),
+    "decode_records all columns vs aiokafka all fields": ("speedup", READ_WORKLOADS),
+    "decode_records vs crc32c": ("time", UNCOMPRESSED),
     "decode_records vs crc32c+decompress": ("time", COMPRESSED),
 }
 
@@ -287,8 +312,17 @@ def _pair_sides(pair, wl):
     """(ours, theirs): the two functions a paired round times."""
     if pair == "read_batches vs aiokafka":
         return _kafkawire_read(wl), _aiokafka_read(wl)
-    decode = kafkawire_attr("decode_records")
-    return lambda: decode(wl.data, verify_crc=True), _crc32c_and_decompress(wl)
+    memory_records, _, _ = workloads.aiokafka_cython()
+    data = wl.data
+    read_batches, decode = kafkawire_attr("read_batches"), kafkawire_attr("decode_records")
+    aiokafka_all = lambda: _touch_all(_aiokafka_batches(memory_records, data))  # noqa: E731
+    if pair == "read_batches all fields vs aiokafka":
+        return lambda: _touch_all(read_batches(data, verify_crc=True)), aiokafka_all
+    if pair == "decode_records all columns vs aiokafka all fields":
+        return lambda: _touch_columns(decode(data, verify_crc=True)), aiokafka_all
+    if pair == "decode_records vs crc32c":
+        return lambda: decode(data, verify_crc=True), lambda: crc32c.crc32c(data)
+    return lambda: decode(data, verify_crc=True), _crc32c_and_decompress(wl)
 
 
 @pytest.mark.parametrize(("workload", "pair"), [(w, p) for p, (_, ws) in PAIRS.items() for w in ws])

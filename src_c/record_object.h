@@ -17,8 +17,8 @@
 
 typedef struct {
     PyObject_HEAD
-    int64_t offset;
-    int64_t timestamp;
+    PyObject *offset; /* ints made with the record: object slots load fast (LOAD_ATTR_SLOT) */
+    PyObject *timestamp;
     PyObject *key;
     PyObject *value;
     PyObject *headers; /* NULL-free: None until first asked for */
@@ -31,7 +31,7 @@ typedef struct {
 #define KW_RECORD_HEADERS_AT ((Py_ssize_t)offsetof(kw_record_layout, headers))
 
 /* Whether `r` (a Record whose fields were set to these values) lies as the mirror says. */
-static int kw_record_layout_ok(PyObject *r, int64_t offset, int64_t timestamp, PyObject *key,
+static int kw_record_layout_ok(PyObject *r, PyObject *offset, PyObject *timestamp, PyObject *key,
                                PyObject *value, PyObject *headers)
 {
     const kw_record_layout *l = (const kw_record_layout *)r;

@@ -3,9 +3,10 @@
 
 # ---- read_batches: one object per batch and per record ---------------------
 
-# A consumer loop drops each record's key and value one or two iterations after
-# it got them; allocating their twins for the next record and freeing the old
-# ones is a third of the time read_batches spends per record.  A dropped
+# A consumer loop drops each record's key and value (and offset and timestamp
+# ints) one or two iterations after it got them; allocating their twins for the
+# next record and freeing the old ones is a third of the time read_batches
+# spends per record.  A dropped
 # record's bytes objects go into a small ring instead; one that only the ring
 # still refers to (refcount 1: no one else can see it) is rewritten in place
 # for a record of the same length, as CPython's own _PyBytes_Resize does with
@@ -16,8 +17,10 @@
 cdef extern from "recycle.h":
     object kw_bytes_from(const char *data, Py_ssize_t n)
     list kw_list_of(Py_ssize_t n)
-    void kw_recycle_record_fields(object type, Py_ssize_t key_at, Py_ssize_t value_at,
-                                  Py_ssize_t headers_at)
+    object kw_int_from(int64_t v)
+    int kw_int_recycling_check()
+    void kw_recycle_record_fields(object type, Py_ssize_t offset_at, Py_ssize_t timestamp_at,
+                                  Py_ssize_t key_at, Py_ssize_t value_at, Py_ssize_t headers_at)
 
 
 # Not tracked by the cycle collector: a record refers only to bytes, str and
@@ -30,28 +33,24 @@ cdef extern from "recycle.h":
 cdef class Record:
     """One record: offset, timestamp (ms; -1 when absent), key and value (bytes
     or None), headers (list of (str, bytes | None) in wire order)."""
-    cdef readonly int64_t offset
-    cdef readonly int64_t timestamp
+    # every field is an object, read through a member slot (see _use_member_slots): the
+    # ints are made with the record, not on each read
+    cdef readonly object offset
+    cdef readonly object timestamp
     cdef readonly object key
     cdef readonly object value
-    cdef list _headers     # None for a record without headers: made on access
-
-    @property
-    def headers(self):
-        if self._headers is None:
-            self._headers = []
-        return self._headers
+    cdef list _headers     # read as `headers`
 
     def __repr__(self):
         return (f"Record(offset={self.offset}, timestamp={self.timestamp}, key={self.key!r}, "
-                f"value={self.value!r}, headers={self.headers!r})")
+                f"value={self.value!r}, headers={self._headers!r})")
 
     def __eq__(self, other):
         if not isinstance(other, Record):
             return NotImplemented
         o = <Record>other
         return (self.offset == o.offset and self.timestamp == o.timestamp and self.key == o.key
-                and self.value == o.value and self.headers == o.headers)
+                and self.value == o.value and self._headers == o._headers)
 
     def __hash__(self):
         return hash((self.offset, self.timestamp, self.key, self.value))
@@ -63,7 +62,7 @@ cdef extern from "record_object.h":
     const Py_ssize_t KW_RECORD_KEY_AT
     const Py_ssize_t KW_RECORD_VALUE_AT
     const Py_ssize_t KW_RECORD_HEADERS_AT
-    bint kw_record_layout_ok(object r, int64_t offset, int64_t timestamp, object key,
+    bint kw_record_layout_ok(object r, object offset, object timestamp, object key,
                              object value, object headers)
     ctypedef struct PyMemberDef:
         const char *name
@@ -73,7 +72,6 @@ cdef extern from "record_object.h":
         const char *doc
     enum:
         T_OBJECT_EX
-        T_LONGLONG
         READONLY
     PyObject *KW_TYPE_DICT(object type)
     object KW_NEW_MEMBER(object type, PyMemberDef *member)
@@ -83,18 +81,22 @@ cdef extern from "record_object.h":
 # Record's fields as member descriptors rather than the properties Cython
 # makes: CPython specializes loads of object member slots (LOAD_ATTR_SLOT),
 # which makes a consumer loop reading key and value about a third faster.
-# key and value are never NULL (None at worst), as T_OBJECT_EX requires.
-cdef PyMemberDef _record_members[4]
+# key and value are never NULL (None at worst), as T_OBJECT_EX requires; headers is a
+# list from the start (an empty one recycled from a dropped record where it can be), so
+# that reading it is a slot load too, not a property call that makes the list.
+cdef PyMemberDef _record_members[5]
 
 
 cdef _use_member_slots():
-    fields = [(b"offset", T_LONGLONG, KW_RECORD_OFFSET_AT, b"offset of the record"),
-              (b"timestamp", T_LONGLONG, KW_RECORD_TIMESTAMP_AT,
+    fields = [(b"offset", T_OBJECT_EX, KW_RECORD_OFFSET_AT, b"offset of the record"),
+              (b"timestamp", T_OBJECT_EX, KW_RECORD_TIMESTAMP_AT,
                b"timestamp in ms (-1 when absent)"),
               (b"key", T_OBJECT_EX, KW_RECORD_KEY_AT, b"key: bytes or None"),
-              (b"value", T_OBJECT_EX, KW_RECORD_VALUE_AT, b"value: bytes or None")]
+              (b"value", T_OBJECT_EX, KW_RECORD_VALUE_AT, b"value: bytes or None"),
+              (b"headers", T_OBJECT_EX, KW_RECORD_HEADERS_AT,
+               b"headers: list of (str, bytes | None) in wire order")]
     cdef int i
-    for i in range(4):
+    for i in range(5):
         name, kind, where, doc = fields[i]
         # the names and docs are literals, which live as long as the module
         _record_members[i].name = <const char *>(<bytes>name)
@@ -110,16 +112,20 @@ cdef _use_member_slots():
 cdef _check_record_layout():
     """record_object.h mirrors Record's layout: check it on a live record before C uses it."""
     cdef Record r = Record.__new__(Record)
-    key, value, headers = b"k", b"v", []
-    r.offset, r.timestamp, r.key, r.value, r._headers = 0x0102030405060708, -7, key, value, headers
-    if not kw_record_layout_ok(r, 0x0102030405060708, -7, key, value, headers):
+    # typed objects: the check compares pointers, so each must be boxed once
+    cdef object offset = 0x0102030405060708, timestamp = -7, key = b"k", value = b"v"
+    cdef list headers = []
+    r.offset, r.timestamp, r.key, r.value, r._headers = offset, timestamp, key, value, headers
+    if not kw_record_layout_ok(r, offset, timestamp, key, value, headers):
         raise ImportError("Record's layout is not the one src_c/record_object.h mirrors")
 
 
 _check_record_layout()
 _use_member_slots()
-kw_recycle_record_fields(Record, KW_RECORD_KEY_AT, KW_RECORD_VALUE_AT,
-                         KW_RECORD_HEADERS_AT)
+kw_recycle_record_fields(Record, KW_RECORD_OFFSET_AT, KW_RECORD_TIMESTAMP_AT, KW_RECORD_KEY_AT,
+                         KW_RECORD_VALUE_AT, KW_RECORD_HEADERS_AT)
+# whether offsets and timestamps reuse dropped records' ints (see recycle.h)
+INT_RECYCLING = bool(kw_int_recycling_check())
 
 
 cdef inline object slice_bytes(const uint8_t *base, uint32_t pos, int32_t length):
@@ -317,12 +323,14 @@ cdef char *scan_for_records(_Walker walker, const uint8_t *base, const BatchInfo
 cdef inline Record make_record(const uint8_t *base, const kw_columns *cols, size_t i,
                                const BatchInfo *info, HeaderCache *cache):
     cdef Record r = Record.__new__(Record)
-    r.offset = cols.offsets[i]
-    r.timestamp = cols.timestamps[i]
+    r.offset = kw_int_from(cols.offsets[i])
+    r.timestamp = kw_int_from(cols.timestamps[i])
     r.key = slice_bytes(base, cols.key_pos[i], cols.key_len[i])
     r.value = slice_bytes(base, cols.value_pos[i], cols.value_len[i])
     if cols.header_pos[i] != 0:
         r._headers = headers_at(base, info, cols.header_pos[i], cache)
+    else:
+        r._headers = kw_list_of(0)
     return r
 
 

@@ -157,9 +157,7 @@ cdef class RecordView:
         v = self.value(i)
         r.key = None if k is None else bytes(k)
         r.value = None if v is None else bytes(v)
-        headers = self.headers(i)
-        if headers:
-            r._headers = headers
+        r._headers = self.headers(i)
         return r
 
     def __iter__(self):
