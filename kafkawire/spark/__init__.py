@@ -29,15 +29,20 @@ _LAZY = {
     "kafka_schema": "kafkawire.spark._sources",
     "OptionError": "kafkawire.spark._options",
     "DataLossError": "kafkawire.spark._options",
+    "offsets_behind_latest": "kafkawire.spark._planning",
 }
 
 
 def register(spark: SparkSession) -> None:
-    """Register the "kafkawire" and "kafkawire_segments" data sources with ``spark``."""
+    """Register the "kafkawire" and "kafkawire_segments" data sources with ``spark``, and let
+    ``df.write.format("kafkawire").save()`` append in the default save mode (ErrorIfExists),
+    as Spark's Kafka sink does (Spark refuses that mode to Python data sources otherwise)."""
+    from kafkawire.spark import _save_mode
     from kafkawire.spark._sources import KafkaDataSource, SegmentDataSource
 
     spark.dataSource.register(KafkaDataSource)
     spark.dataSource.register(SegmentDataSource)
+    _save_mode.install()
 
 
 def __getattr__(name: str) -> Any:
@@ -56,5 +61,6 @@ __all__ = [
     "OptionError",
     "SegmentDataSource",
     "kafka_schema",
+    "offsets_behind_latest",
     "register",
 ]

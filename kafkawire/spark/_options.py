@@ -3,6 +3,7 @@ and sink name and interpret them (case-insensitively)."""
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import uuid
@@ -20,6 +21,7 @@ from kafkawire.client import (
     TopicPartition,
 )
 from kafkawire.client.config import client_config
+from kafkawire.client.consumer_config import consumer_config
 from kafkawire.client.errors import ConfigError
 from kafkawire.client.producer_config import producer_config
 from kafkawire.client.sasl import sasl_authenticator
@@ -51,10 +53,70 @@ _UNSUPPORTED = {
     "kafka.auto.offset.reset": "use startingOffsets",
     "kafka.enable.auto.commit": "offsets are not committed to Kafka",
     "kafka.interceptor.classes": "interceptors are Java classes",
+    "kafka.transactional.id": "the sink writes at-least-once, without transactions",
 }
+# Java client settings with no counterpart in kafkawire's client (JVM networking, metrics,
+# class names): accepted and without effect, so that Spark pipelines keep working. Any other
+# kafka.* option goes to kafkawire's consumer or producer config, which refuses unknown names.
+_JAVA_ONLY_PROPERTIES = frozenset(
+    {
+        "allow.auto.create.topics",
+        "auto.include.jmx.reporter",
+        "client.dns.lookup",
+        "client.rack",
+        "connections.max.idle.ms",
+        "default.api.timeout.ms",
+        "enable.metrics.push",
+        "exclude.internal.topics",
+        "metadata.max.age.ms",
+        "metadata.max.idle.ms",
+        "metric.reporters",
+        "metrics.num.samples",
+        "metrics.recording.level",
+        "metrics.sample.window.ms",
+        "partitioner.class",
+        "receive.buffer.bytes",
+        "reconnect.backoff.max.ms",
+        "reconnect.backoff.ms",
+        "security.providers",
+        "send.buffer.bytes",
+        "socket.connection.setup.timeout.max.ms",
+    }
+)
 # kafka.* options handed to the client as they are (TLS and SASL: kafkawire.client.config)
 _SECURITY_PREFIXES = ("kafka.security.protocol", "kafka.ssl.", "kafka.sasl.")
 _SUBSCRIPTIONS = ("subscribe", "subscribePattern", "assign")
+# Spark's Kafka source options (kafka.* aside), as Spark spells them
+READ_OPTIONS = (
+    *_SUBSCRIPTIONS,
+    "startingOffsets",
+    "endingOffsets",
+    "startingTimestamp",
+    "endingTimestamp",
+    "startingOffsetsByTimestamp",
+    "endingOffsetsByTimestamp",
+    "startingOffsetsByTimestampStrategy",
+    "failOnDataLoss",
+    "includeHeaders",
+    "minPartitions",
+    "maxRecordsPerPartition",
+    "maxOffsetsPerTrigger",
+    "minOffsetsPerTrigger",
+    "maxTriggerDelay",
+    "kafkaConsumer.pollTimeoutMs",
+    "fetchOffset.numRetries",
+    "fetchOffset.retryIntervalMs",
+    "groupIdPrefix",
+)
+# Spark's Kafka sink options, kafkawire's own, and what Spark adds to a streaming write's
+WRITE_OPTIONS = (
+    "topic",
+    "kafkawire.createTopic",
+    "kafkawire.createTopic.partitions",
+    "kafkawire.createTopic.replicationFactor",
+    "checkpointLocation",
+    "queryName",
+)
 
 
 class Options:
@@ -65,6 +127,32 @@ class Options:
         for name in self._values:
             if name in _UNSUPPORTED:
                 raise OptionError(f"option {name!r} is not supported: {_UNSUPPORTED[name]}")
+
+    def check_names(self, known: tuple[str, ...], what: str, other: tuple[str, ...]) -> None:
+        """Refuse a name that is neither ``known`` nor kafka.*, suggesting the closest known
+        one: a misspelled option must not quietly change what is read or written."""
+        spelled = {name.lower(): name for name in known}
+        others = {name.lower() for name in other} - set(spelled)
+        for name in self._values:
+            if name in spelled or name.startswith("kafka."):
+                continue
+            if name in others:
+                raise OptionError(f"option {name!r} is not an option of a Kafka {what}")
+            close = difflib.get_close_matches(name, sorted(spelled), n=1)
+            hint = f" (did you mean {spelled[close[0]]!r}?)" if close else ""
+            raise OptionError(f"unknown option {name!r} for a Kafka {what}{hint}")
+
+    def kafka_properties(self, *, leave_out: tuple[str, ...] = ()) -> dict[str, str]:
+        """The kafka.* options as client properties ("kafka." dropped), except the TLS/SASL
+        ones (``security``), the Java-only ones and the names in ``leave_out``."""
+        return {
+            name.removeprefix("kafka."): value
+            for name, value in self._values.items()
+            if name.startswith("kafka.")
+            and not name.startswith(_SECURITY_PREFIXES)
+            and name.removeprefix("kafka.") not in _JAVA_ONLY_PROPERTIES
+            and name.removeprefix("kafka.") not in leave_out
+        }
 
     def security(self) -> tuple[tuple[str, str], ...]:
         """The TLS and SASL options, as client properties (``kafka.`` dropped)."""
@@ -112,8 +200,6 @@ class ClientConfig:
     bootstrap_servers: str
     client_id: str = "kafkawire-spark"
     request_timeout: float = 30.0
-    retries: int = 5
-    retry_backoff: float = 0.1
     # TLS and SASL properties; out of the repr, as they hold passwords and keys
     security: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 
@@ -132,8 +218,6 @@ class ClientConfig:
             bootstrap_servers=servers.strip(),
             client_id=opts.get("kafka.client.id") or "kafkawire-spark",
             request_timeout=opts.integer("kafka.request.timeout.ms", 30000, minimum=1) / 1000,
-            retries=opts.integer("fetchOffset.numRetries", 5, minimum=0),
-            retry_backoff=opts.integer("fetchOffset.retryIntervalMs", 100, minimum=0) / 1000,
         )
 
     def _connection(self) -> dict:
@@ -143,22 +227,22 @@ class ClientConfig:
             "connect_timeout": min(self.request_timeout, 10.0),
         }
 
-    def _settings(self) -> dict:
-        return {**self._connection(), "retries": self.retries, "retry_backoff": self.retry_backoff}
-
     def client(self) -> Client:
-        return Client(self.bootstrap_servers, config=dict(self.security), **self._settings())
+        return Client(self.bootstrap_servers, config=dict(self.security), **self._connection())
 
-    def consumer(self, **settings) -> Consumer:
-        """A Consumer with these connection settings and the consumer ``settings`` given."""
+    def consumer(self, properties: Mapping[str, str], **settings) -> Consumer:
+        """A Consumer with these connection settings, the consumer ``properties`` (Kafka
+        names) and the consumer ``settings`` given, which win over the properties."""
         return Consumer(
-            self.bootstrap_servers, config=dict(self.security), **self._settings(), **settings
+            self.bootstrap_servers,
+            config={**dict(self.security), **properties},
+            **self._connection(),
+            **settings,
         )
 
     def producer(self, properties: Mapping[str, str]) -> Producer:
         """A Producer with these connection settings and the producer ``properties`` (Kafka
-        names). The retries of fetchOffset.* are the reader's: the producer keeps its own
-        (retrying until delivery.timeout.ms, as Java's)."""
+        names)."""
         return Producer(
             self.bootstrap_servers,
             config={**dict(self.security), **properties},
@@ -202,11 +286,18 @@ class ReadOptions:
     min_partitions: int | None = None
     max_records_per_partition: int | None = None
     max_offsets_per_trigger: int | None = None
+    min_offsets_per_trigger: int | None = None
+    max_trigger_delay_ms: int = 15 * 60 * 1000  # Spark's default, 15m
+    poll_timeout_ms: int = 120000  # kafkaConsumer.pollTimeoutMs: Spark's default, 2 min
+    offset_fetch_attempts: int = 3  # fetchOffset.numRetries (Spark counts the first try)
+    offset_fetch_interval_ms: int = 10  # fetchOffset.retryIntervalMs
     isolation_level: int = READ_UNCOMMITTED
     partition_max_bytes: int = 10 * 1024 * 1024
     max_wait_ms: int = 500
     verify_crc: bool = True
     group_id: str = "spark-kafka-source"  # the executors' consumers' group.id (no commits)
+    # the other kafka.* options, for the executors' consumers (checked by consumer_config)
+    consumer_properties: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -331,12 +422,55 @@ def _offset_spec(opts: Options, side: str, default: str, *, streaming: bool) -> 
     return OffsetSpec("offsets", offsets)
 
 
+# kafka.* options the reader sets on its consumers itself (from the options, or fixed)
+_READER_PROPERTIES = (
+    "bootstrap.servers",
+    "client.id",
+    "request.timeout.ms",
+    "isolation.level",
+    "max.partition.fetch.bytes",
+    "fetch.max.wait.ms",
+    "check.crcs",
+    "group.id",
+)
+# Spark's time strings (JavaUtils.timeStringAsMs): a number of ms, or with one of these units
+_TIME_UNITS_MS = {
+    "us": 0.001,
+    "ms": 1,
+    "s": 1000,
+    "m": 60000,
+    "min": 60000,
+    "h": 3600000,
+    "d": 86400000,
+}
+
+
+def _duration_ms(opts: Options, name: str, default: int) -> int:
+    value = opts.get(name)
+    if value is None:
+        return default
+    match = re.fullmatch(r"\s*(\d+)\s*([a-z]*)\s*", value.lower())
+    if not match or match.group(2) not in ("", *_TIME_UNITS_MS):
+        raise OptionError(
+            f"option {name} must be a duration such as 500ms, 30s, 15m, 2h or 1d "
+            f"(a bare number is milliseconds), not {value!r}"
+        )
+    return int(int(match.group(1)) * _TIME_UNITS_MS.get(match.group(2), 1))
+
+
+def check_read_options(options: Mapping[str, str]) -> None:
+    """What load() checks before Spark knows whether the read is a batch or a stream: options
+    wrong for both raise OptionError. The rest is checked when the query starts."""
+    try:
+        read_options(options, streaming=False)
+    except OptionError:
+        read_options(options, streaming=True)  # raises unless the options suit a stream
+
+
 def read_options(options: Mapping[str, str], *, streaming: bool) -> ReadOptions:
     """Parse the options of a read; raises OptionError."""
     opts = Options(options)
-    for name in ("minOffsetsPerTrigger", "maxTriggerDelay"):
-        if name in opts:
-            raise OptionError(f"option {name} is not supported (maxOffsetsPerTrigger is)")
+    opts.check_names(READ_OPTIONS, "read", other=WRITE_OPTIONS)
     if streaming:
         for name in ("endingOffsets", "endingTimestamp", "endingOffsetsByTimestamp"):
             if name in opts:
@@ -347,8 +481,14 @@ def read_options(options: Mapping[str, str], *, streaming: bool) -> ReadOptions:
     strategy = (opts.get("startingOffsetsByTimestampStrategy") or "error").strip().lower()
     if strategy not in ("error", "latest"):
         raise OptionError("option startingOffsetsByTimestampStrategy must be error or latest")
+    client = ClientConfig.from_options(opts)
+    consumer_properties = opts.kafka_properties(leave_out=_READER_PROPERTIES)
+    try:  # on the driver: a misspelled or malformed kafka.* option fails the query at once
+        consumer_config(client.bootstrap_servers, consumer_properties)
+    except ConfigError as exc:
+        raise OptionError(f"the kafka.* options: {exc}") from None
     return ReadOptions(
-        client=ClientConfig.from_options(opts),
+        client=client,
         subscription=_subscription(opts),
         starting=_offset_spec(
             opts, "starting", "latest" if streaming else "earliest", streaming=streaming
@@ -362,6 +502,11 @@ def read_options(options: Mapping[str, str], *, streaming: bool) -> ReadOptions:
         min_partitions=opts.optional_integer("minPartitions", minimum=1),
         max_records_per_partition=opts.optional_integer("maxRecordsPerPartition", minimum=1),
         max_offsets_per_trigger=opts.optional_integer("maxOffsetsPerTrigger", minimum=1),
+        min_offsets_per_trigger=opts.optional_integer("minOffsetsPerTrigger", minimum=1),
+        max_trigger_delay_ms=_duration_ms(opts, "maxTriggerDelay", 15 * 60 * 1000),
+        poll_timeout_ms=opts.integer("kafkaConsumer.pollTimeoutMs", 120000, minimum=1),
+        offset_fetch_attempts=opts.integer("fetchOffset.numRetries", 3, minimum=1),
+        offset_fetch_interval_ms=opts.integer("fetchOffset.retryIntervalMs", 10, minimum=0),
         isolation_level=READ_COMMITTED if isolation == "read_committed" else READ_UNCOMMITTED,
         partition_max_bytes=opts.integer(
             "kafka.max.partition.fetch.bytes", 10 * 1024 * 1024, minimum=1024
@@ -369,6 +514,7 @@ def read_options(options: Mapping[str, str], *, streaming: bool) -> ReadOptions:
         max_wait_ms=opts.integer("kafka.fetch.max.wait.ms", 500, minimum=1),
         verify_crc=opts.flag("kafka.check.crcs", True),
         group_id=_group_id(opts),
+        consumer_properties=tuple(consumer_properties.items()),
     )
 
 
@@ -388,16 +534,15 @@ def _group_id(opts: Options) -> str:
 
 _ACKS = {"all": -1, "-1": -1, "0": 0, "1": 1}
 _CODECS = ("none", "gzip", "snappy", "lz4", "zstd")
-# kafka.* options handed to the writer's producer as they are
-_PRODUCER_PROPERTIES = (
-    "linger.ms",
-    "delivery.timeout.ms",
-    "max.block.ms",
-    "buffer.memory",
-    "max.request.size",
-    "max.in.flight.requests.per.connection",
-    "retries",
-    "topic.metadata.propagation.max.ms",
+# kafka.* options the writer sets on its producer itself (from the options)
+_WRITER_PROPERTIES = (
+    "bootstrap.servers",
+    "client.id",
+    "request.timeout.ms",
+    "acks",
+    "compression.type",
+    "batch.size",
+    "enable.idempotence",
 )
 # Java's defaults where kafkawire's producer has others (librdkafka's)
 _PRODUCER_DEFAULTS = {"buffer.memory": "33554432", "max.request.size": "1048576"}
@@ -406,6 +551,7 @@ _PRODUCER_DEFAULTS = {"buffer.memory": "33554432", "max.request.size": "1048576"
 def write_options(options: Mapping[str, str]) -> WriteOptions:
     """Parse the options of a write; raises OptionError."""
     opts = Options(options)
+    opts.check_names(WRITE_OPTIONS, "write", other=READ_OPTIONS)
     acks = (opts.get("kafka.acks") or "all").strip().lower()
     if acks not in _ACKS:
         raise OptionError(f"option kafka.acks must be all, -1, 0 or 1, not {acks!r}")
@@ -419,14 +565,8 @@ def write_options(options: Mapping[str, str]) -> WriteOptions:
     topic = opts.get("topic")
     topic = topic.strip() if topic and topic.strip() else None
     client = ClientConfig.from_options(opts)
-    properties = {
-        **_PRODUCER_DEFAULTS,
-        **{
-            name: opts.get(f"kafka.{name}")
-            for name in _PRODUCER_PROPERTIES
-            if f"kafka.{name}" in opts
-        },
-    }
+    # the other kafka.* options go to the producer, whose config refuses unknown names
+    properties = {**_PRODUCER_DEFAULTS, **opts.kafka_properties(leave_out=_WRITER_PROPERTIES)}
     written = WriteOptions(
         client=client,
         topic=topic,

@@ -6,19 +6,50 @@ planner processes, and tests call them directly.
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import re
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
-from kafkawire.client import EARLIEST, LATEST, Client, TopicPartition
-from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError, raise_for_code
+from kafkawire.client import (
+    EARLIEST,
+    LATEST,
+    BrokerConnectionError,
+    Client,
+    RequestTimeoutError,
+    TopicPartition,
+)
+from kafkawire.protocol.error_codes import (
+    BrokerError,
+    UnknownTopicOrPartitionError,
+    raise_for_code,
+)
 from kafkawire.spark._options import DataLossError, OffsetSpec, OptionError, Subscription
 
 log = logging.getLogger("kafkawire.spark")
 
 Offsets = dict[TopicPartition, int]
+T = TypeVar("T")
+
+
+def with_retries(fetch: Callable[[], T], attempts: int, interval_ms: int) -> T:
+    """``fetch()``, tried ``attempts`` times in all, ``interval_ms`` apart, while it fails in a
+    way a retry may mend (a lost connection, a timeout, a retriable broker error): Spark's
+    fetchOffset.numRetries and fetchOffset.retryIntervalMs, around the driver's offset
+    lookups."""
+    for attempt in range(1, attempts):
+        try:
+            return fetch()
+        except (BrokerConnectionError, RequestTimeoutError, BrokerError) as exc:
+            if isinstance(exc, BrokerError) and not exc.retriable:
+                raise
+            log.warning("fetching offsets, attempt %d of %d failed: %s", attempt, attempts, exc)
+            time.sleep(interval_ms / 1000)
+    return fetch()  # the last attempt: its failure is the query's
 
 
 @dataclass(frozen=True)
@@ -34,9 +65,13 @@ class OffsetRange:
         return self.end - self.start
 
 
-def subscribed_partitions(client: Client, sub: Subscription) -> list[TopicPartition]:
+def subscribed_partitions(
+    client: Client, sub: Subscription, *, missing_topics_ok: bool = False
+) -> list[TopicPartition]:
     """The partitions a subscription covers now, sorted.
 
+    :param missing_topics_ok: a topic named by subscribe that does not exist (yet) covers
+        no partition, as a pattern matching nothing (streams wait for it, as Spark's do).
     :raises UnknownTopicOrPartitionError: subscribe or assign names a topic (or assign a
         partition) the cluster does not have. A pattern matching nothing covers nothing.
     """
@@ -51,13 +86,16 @@ def subscribed_partitions(client: Client, sub: Subscription) -> list[TopicPartit
         )
     names = sub.topics if sub.kind == "subscribe" else tuple({tp.topic for tp in sub.assigned})
     topics = client.metadata(list(names)).topics
+    present = []
     for name in names:
         info = topics.get(name)
-        if info is None:
-            raise UnknownTopicOrPartitionError(f"topic {name!r}")
-        raise_for_code(info.error_code, f"topic {name!r}")
+        code = UnknownTopicOrPartitionError.code if info is None else info.error_code
+        if code == UnknownTopicOrPartitionError.code and missing_topics_ok:
+            continue
+        raise_for_code(code, f"topic {name!r}")
+        present.append(name)
     if sub.kind == "subscribe":
-        return sorted(TopicPartition(n, p) for n in names for p in topics[n].partitions)
+        return sorted(TopicPartition(n, p) for n in present for p in topics[n].partitions)
     missing = [tp for tp in sub.assigned if tp.partition not in topics[tp.topic].partitions]
     if missing:
         raise UnknownTopicOrPartitionError(f"assign names partitions that do not exist: {missing}")
@@ -133,6 +171,32 @@ def resolve_offsets(
             offset = bounds.latest[tp]
         resolved[tp] = offset
     return resolved
+
+
+def clamp_ending_offsets(
+    ends: Mapping[TopicPartition, int], bounds: Bounds, *, fail_on_data_loss: bool
+) -> Offsets:
+    """A batch read's ending offsets, checked against where the partitions end: an offset
+    past the end names records never written (not lost ones), an OptionError; with
+    failOnDataLoss=false (Spark's reader then reads what there is) the end of the partition
+    is taken instead, with a warning."""
+    clamped = dict(ends)
+    for tp, end in ends.items():
+        high = bounds.latest[tp]
+        if end <= high:
+            continue
+        message = (
+            f"endingOffsets asks for {tp.topic}-{tp.partition} up to offset {end}, but the "
+            f"partition ends at {high}: offsets {high} to {end - 1} have not been written"
+        )
+        if fail_on_data_loss:
+            raise OptionError(
+                f"{message}. End at latest (-1) or at an offset up to {high}, or set "
+                "failOnDataLoss=false to read up to the end"
+            )
+        log.warning("%s; failOnDataLoss=false: reading up to the end", message)
+        clamped[tp] = high
+    return clamped
 
 
 def _loss(fail: bool, message: str) -> None:
@@ -249,4 +313,29 @@ def from_json(offsets: Mapping[str, Mapping[str, int]]) -> Offsets:
         TopicPartition(topic, int(p)): int(n)
         for topic, parts in offsets.items()
         for p, n in parts.items()
+    }
+
+
+def offsets_behind_latest(source_progress: Mapping) -> dict[str, float]:
+    """Spark's Kafka source metrics (minOffsetsBehindLatest, maxOffsetsBehindLatest,
+    avgOffsetsBehindLatest) from one source's entry of a streaming query's progress
+    (``query.lastProgress.sources[0]``, a dict): how far each partition's latest offset
+    is ahead of where the micro-batch ended. Python data sources cannot report metrics of
+    their own (pyspark has no hook for it); the kafkawire reader reports its latest offsets,
+    from which these follow. Empty when the progress has no latest offsets."""
+
+    def offsets(name: str) -> Offsets:
+        value = source_progress.get(name)
+        if isinstance(value, str):  # Spark's offset JSON
+            value = json.loads(value)
+        return from_json(value) if isinstance(value, Mapping) else {}
+
+    latest, consumed = offsets("latestOffset"), offsets("endOffset")
+    behind = [end - consumed.get(tp, 0) for tp, end in latest.items()]
+    if not behind:
+        return {}
+    return {
+        "minOffsetsBehindLatest": min(behind),
+        "maxOffsetsBehindLatest": max(behind),
+        "avgOffsetsBehindLatest": sum(behind) / len(behind),
     }

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator
 
 import numpy as np
 import pyarrow as pa
 
-from kafkawire.client import NoOffsetError
+from kafkawire.client import NoOffsetError, RequestTimeoutError
 from kafkawire.records.arrow import kafka_batches
 from kafkawire.spark._options import DataLossError, ReadOptions
 from kafkawire.spark._planning import OffsetRange
@@ -21,12 +22,14 @@ def read_offset_range(opts: ReadOptions, r: OffsetRange) -> Iterator[pa.RecordBa
     through the consumer's fetch path (the next fetch goes out while one is decoded).
 
     Records that vanished since planning (retention, truncation) raise DataLossError, or
-    with failOnDataLoss=false are skipped.
+    with failOnDataLoss=false are skipped. Records that the partition says exist but that no
+    poll brings for kafkaConsumer.pollTimeoutMs raise RequestTimeoutError.
     """
     tp = r.tp
     if r.start >= r.end:
         return
     consumer = opts.client.consumer(
+        dict(opts.consumer_properties),
         auto_offset_reset="none",  # out of range is data loss here, not a reason to move
         enable_auto_commit=False,
         group_id=opts.group_id,
@@ -41,6 +44,7 @@ def read_offset_range(opts: ReadOptions, r: OffsetRange) -> Iterator[pa.RecordBa
         consumer.assign([tp])
         consumer.seek(tp, r.start)
         position = r.start
+        progress_deadline = time.monotonic() + opts.poll_timeout_ms / 1000
         while position < r.end:
             try:
                 batch = consumer.poll_batch(opts.max_wait_ms / 1000 + 1.0, max_records=1 << 30)
@@ -58,9 +62,16 @@ def read_offset_range(opts: ReadOptions, r: OffsetRange) -> Iterator[pa.RecordBa
                     include_headers=opts.include_headers,
                     stop=stop,
                 )
-            position = consumer.position(tp)
-            if len(batch) == 0 and _ended(opts, client, r, position):
+            previous, position = position, consumer.position(tp)
+            if position > previous:
+                progress_deadline = time.monotonic() + opts.poll_timeout_ms / 1000
+            elif len(batch) == 0 and _ended(opts, client, r, position):
                 return
+            elif time.monotonic() > progress_deadline:
+                raise RequestTimeoutError(
+                    f"{tp.topic}-{tp.partition}: no record at offset {position} came in "
+                    f"{opts.poll_timeout_ms} ms (kafkaConsumer.pollTimeoutMs)"
+                )
 
 
 def _out_of_range(opts: ReadOptions, client, consumer, r: OffsetRange, position: int) -> int | None:

@@ -4,7 +4,9 @@ kafkawire's client, and Kafka log-segment files."""
 from __future__ import annotations
 
 import json
+import math
 import os
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -44,6 +46,7 @@ from kafkawire.spark._options import (
     OptionError,
     Options,
     ReadOptions,
+    check_read_options,
     read_options,
     write_options,
 )
@@ -52,12 +55,14 @@ from kafkawire.spark._planning import (
     OffsetRange,
     Offsets,
     check_ranges,
+    clamp_ending_offsets,
     from_json,
     rate_limit,
     resolve_offsets,
     split_ranges,
     subscribed_partitions,
     to_json,
+    with_retries,
 )
 from kafkawire.spark._reading import log, read_offset_range
 from kafkawire.spark._writing import check_input_schema, create_topic, write_batches
@@ -127,19 +132,30 @@ class KafkaBatchReader(DataSourceReader):
     def partitions(self) -> Sequence[InputPartition]:
         opts = self.opts
         with opts.client.client() as client:
-            tps = subscribed_partitions(client, opts.subscription)
-            bounds = Bounds.fetch(client, tps, opts.isolation_level)
-            starts = resolve_offsets(
-                client,
-                opts.starting,
-                tps,
-                bounds,
-                starting=True,
-                timestamp_strategy=opts.timestamp_strategy,
+            starts, ends, bounds = with_retries(
+                lambda: self._offsets(client),
+                opts.offset_fetch_attempts,
+                opts.offset_fetch_interval_ms,
             )
-            ends = resolve_offsets(client, opts.ending, tps, bounds, starting=False)
+        ends = clamp_ending_offsets(ends, bounds, fail_on_data_loss=opts.fail_on_data_loss)
         ranges = check_ranges(starts, ends, bounds, fail_on_data_loss=opts.fail_on_data_loss)
         return _tasks(ranges, opts)
+
+    def _offsets(self, client: Client) -> tuple[Offsets, Offsets, Bounds]:
+        """The starting and ending offsets of every partition read, and their bounds."""
+        opts = self.opts
+        tps = subscribed_partitions(client, opts.subscription)
+        bounds = Bounds.fetch(client, tps, opts.isolation_level)
+        starts = resolve_offsets(
+            client,
+            opts.starting,
+            tps,
+            bounds,
+            starting=True,
+            timestamp_strategy=opts.timestamp_strategy,
+        )
+        ends = resolve_offsets(client, opts.ending, tps, bounds, starting=False)
+        return starts, ends, bounds
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
         return _read(self.opts, partition)
@@ -157,9 +173,12 @@ class KafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         self._client: Client | None = None
         self._target: Offsets | None = None  # Trigger.AvailableNow: the end, fixed up front
         self._latest: Offsets | None = None
+        # monotonic time of the last micro-batch minOffsetsPerTrigger let through (none yet:
+        # the first is never delayed, as in Spark's source)
+        self._last_trigger = -math.inf
 
     def __getstate__(self) -> dict:
-        return {"opts": self.opts, "_client": None, "_target": None, "_latest": None}
+        return {**self.__dict__, "_client": None, "_target": None, "_latest": None}
 
     @property
     def client(self) -> Client:
@@ -168,8 +187,13 @@ class KafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         return self._client
 
     def _current(self) -> tuple[list[TopicPartition], Bounds]:
-        tps = subscribed_partitions(self.client, self.opts.subscription)
-        return tps, Bounds.fetch(self.client, tps, self.opts.isolation_level)
+        def fetch() -> tuple[list[TopicPartition], Bounds]:
+            # a subscribed topic that does not exist yet is waited for, as Spark's stream does
+            tps = subscribed_partitions(self.client, opts.subscription, missing_topics_ok=True)
+            return tps, Bounds.fetch(self.client, tps, opts.isolation_level)
+
+        opts = self.opts
+        return with_retries(fetch, opts.offset_fetch_attempts, opts.offset_fetch_interval_ms)
 
     def initialOffset(self) -> dict:
         tps, bounds = self._current()
@@ -200,11 +224,28 @@ class KafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         new = [tp for tp in latest if tp not in begin]
         starts = {tp: begin[tp] for tp in latest if tp in begin}
         starts.update(self.client.earliest_offsets(new) if new else {})
+        if self._target is None and self._delayed(starts, latest):
+            return start  # no micro-batch this time
         ends = latest
         if isinstance(limit, ReadMaxRows):
             ends = rate_limit(starts, ends, limit.max_rows)
         # partitions that are gone are left out; partitions() reports their loss
         return to_json(ends)
+
+    def _delayed(self, starts: Offsets, latest: Offsets) -> bool:
+        """minOffsetsPerTrigger: whether to skip this micro-batch, as Spark's source decides
+        (fewer new records than asked for and less than maxTriggerDelay since the last
+        micro-batch). Trigger.AvailableNow reads on to its end regardless."""
+        wanted = self.opts.min_offsets_per_trigger
+        if wanted is None:
+            return False
+        now = time.monotonic()
+        if now - self._last_trigger < self.opts.max_trigger_delay_ms / 1000:
+            available = sum(max(latest[tp] - starts[tp], 0) for tp in latest)
+            if available < wanted:
+                return True
+        self._last_trigger = now
+        return False
 
     def reportLatestOffset(self) -> dict | None:
         return None if self._latest is None else to_json(self._latest)
@@ -299,6 +340,8 @@ class KafkaDataSource(DataSource):
         return Options(self.options).flag("includeHeaders", False)
 
     def schema(self) -> StructType:
+        # Spark asks for the schema in load(): the options are checked there, before any action
+        check_read_options(self.options)
         return kafka_schema(self._include_headers())
 
     def reader(self, schema: StructType) -> DataSourceReader:

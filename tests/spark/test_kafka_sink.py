@@ -212,6 +212,11 @@ def test_create_topic_and_missing_topic(spark, broker, client):
         ({"kafka.enable.idempotence": "true", "kafka.acks": "1"}, "needs kafka.acks=all"),
         ({"kafka.linger.ms": "soon"}, "producer property 'linger.ms'"),
         ({"kafka.delivery.timeout.ms": "-1"}, "producer property 'delivery.timeout.ms'"),
+        # a misspelled option would quietly write elsewhere (the topic column): refused
+        ({"topics": "t"}, r"unknown option 'topics' for a Kafka write \(did you mean 'topic'"),
+        ({"subscribe": "t"}, "option 'subscribe' is not an option of a Kafka write"),
+        ({"kafka.lingerms": "5"}, r"unknown producer property 'lingerms' \(did you mean"),
+        ({"kafka.transactional.id": "etl"}, "at-least-once, without transactions"),
     ],
 )
 def test_write_option_errors(options, message):
@@ -242,6 +247,9 @@ def test_write_options_to_producer_properties():
             "kafka.delivery.timeout.ms": "10000",
             "kafka.request.timeout.ms": "5000",
             "kafka.partitioner.class": "ignored (a Java class)",
+            "kafka.retry.backoff.ms": "20",
+            "checkpointLocation": "/tmp/checkpoint",  # Spark adds these to a stream's options
+            "queryName": "etl",
         }
     )
     assert tuned.producer_config() == {
@@ -253,6 +261,7 @@ def test_write_options_to_producer_properties():
         "max.request.size": "1048576",
         "linger.ms": "50",
         "delivery.timeout.ms": "10000",
+        "retry.backoff.ms": "20",
     }
     assert tuned.flush_timeout() == 10 + 5 + 5
     # idempotence not asked for: off when a setting conflicts with it, as in Java

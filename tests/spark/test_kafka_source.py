@@ -25,6 +25,7 @@ from pyspark.sql.types import (
 import kafkawire.spark
 from kafkawire import read_batches
 from kafkawire.client import Client, TopicPartition, default_partition
+from kafkawire.spark import OptionError, offsets_behind_latest
 
 pytestmark = pytest.mark.interop
 
@@ -299,17 +300,21 @@ def test_stream_available_now_with_limit_into_kafka_sink(spark, broker, client, 
         )
         assert query.awaitTermination(120)
         assert query.exception() is None
-        return [p["numInputRows"] for p in query.recentProgress if p["numInputRows"]]
+        batches = [p for p in query.recentProgress if p["numInputRows"]]
+        # Spark's Kafka source metrics, from the latest offsets the reader reports
+        behind = [offsets_behind_latest(p["sources"][0]) for p in batches]
+        return [p["numInputRows"] for p in batches], [b["maxOffsetsBehindLatest"] for b in behind]
 
     # maxOffsetsPerTrigger honoured under AvailableNow, shared between the partitions (13 and
-    # 12 records) by size and rounded down, as Spark's Kafka source does: 5+4, 5+5, 3+3
-    assert run() == [9, 10, 6]
+    # 12 records) by size and rounded down, as Spark's Kafka source does: 5+4, 5+5, 3+3,
+    # leaving 8, then 3, then 0 records of each partition behind the latest offsets
+    assert run() == ([9, 10, 6], [8, 3, 0])
     got = consume(broker, {sink: 3}, 25)
     assert sorted((r[3], r[4]) for r in got) == sorted((k, v + b"!") for k, v, *_ in rows)
     # the checkpoint resumes after what was read: only the new records go through
     more = [(b"k%d" % i, b"v%d" % i, None, T0 + i, i % 2) for i in range(25, 30)]
     produce(broker, source, more)
-    assert run() == [5]
+    assert run() == ([5], [0])
     assert len(consume(broker, {sink: 3}, 30)) == 30
 
 
@@ -325,9 +330,55 @@ def test_faults(spark, broker, client):
     lenient = reader(spark, broker, subscribe=topic, startingOffsets=past, failOnDataLoss="false")
     assert lenient.load().count() == 0
     ending = json.dumps({topic: {"0": 40}})
+    # records never written are not lost ones: the option is what is wrong
+    with pytest.raises(PySparkException) as past_the_end:
+        reader(spark, broker, subscribe=topic, endingOffsets=ending).load().collect()
+    message = str(past_the_end.value)
+    assert f"OptionError: endingOffsets asks for {topic}-0 up to offset 40" in message
+    assert "offsets 10 to 39 have not been written" in message
+    assert "DataLossError" not in message and "np." not in message
     tail = reader(spark, broker, subscribe=topic, endingOffsets=ending, failOnDataLoss="false")
     assert [r.value for r in tail.load().select("value").collect()] == [
         b"x%d" % i for i in range(10)
     ]
     with pytest.raises(PySparkException, match="exactly one of"):
         reader(spark, broker, subscribe=topic, subscribePattern="x.*").load().collect()
+
+
+def test_options_checked_at_load_and_save_with_sparks_save_modes(spark, broker, client):
+    """Option mistakes fail load() and save() themselves, naming the closest valid option;
+    df.write's default save mode appends, as with Spark's Kafka sink."""
+    kafkawire.spark.register(spark)  # also lets the default save mode through
+    topic = new_topic(client, 1)
+    with pytest.raises(PySparkException) as typo:
+        reader(spark, broker, subscribe=topic, startingOffset="earliest").load()  # no action
+    assert "unknown option 'startingoffset' for a Kafka read" in str(typo.value)
+    assert "did you mean 'startingOffsets'?" in str(typo.value)
+    with pytest.raises(PySparkException, match=r"did you mean 'isolation\.level'"):
+        reader(spark, broker, subscribe=topic, **{"kafka.isolation.levle": "x"}).load()
+    with pytest.raises(PySparkException, match="for a Kafka read"):
+        spark.readStream.format("kafkawire").option(
+            "kafka.bootstrap.servers", broker.bootstrap
+        ).option("subscribe", topic).option("maxOffsetPerTrigger", "5").load()
+
+    rows = spark.createDataFrame([("k1", "v1"), ("k2", "v2")], "key string, value string")
+
+    def writer():
+        return rows.write.format("kafkawire").option("kafka.bootstrap.servers", broker.bootstrap)
+
+    with pytest.raises(PySparkException, match="did you mean 'topic'"):
+        writer().option("topics", topic).save()
+    with pytest.raises(PySparkException, match=r"unknown producer property 'linger\.mss'"):
+        writer().option("topic", topic).option("kafka.linger.mss", "5").save()
+    writer().option("topic", topic).save()  # ErrorIfExists, the default: appends
+    writer().option("topic", topic).mode("errorifexists").save()
+    writer().save(format="kafkawire", mode="error", topic=topic)
+    with pytest.raises(OptionError, match="save mode Ignore is not allowed"):
+        writer().option("topic", topic).mode("ignore").save()
+    with pytest.raises(PySparkException, match="cannot be overwritten"):
+        writer().option("topic", topic).mode("overwrite").save()
+    got = consume(broker, {topic: 1}, 6)
+    assert sorted((r[3], r[4]) for r in got) == [(b"k1", b"v1")] * 3 + [(b"k2", b"v2")] * 3
+    # other formats keep Spark's modes
+    with pytest.raises(PySparkException, match="UNSUPPORTED_DATA_SOURCE_SAVE_MODE"):
+        rows.write.format("kafkawire_segments").save("/nonexistent")

@@ -5,18 +5,26 @@ combinatorics; the Spark tests check the whole path."""
 from __future__ import annotations
 
 import json
+import time
 import uuid
 
 import numpy as np
 import pyarrow as pa
 import pytest
 
-from kafkawire.client import Client, TopicPartition, key_partitions, murmur2
+from kafkawire.client import (
+    BrokerConnectionError,
+    Client,
+    TopicPartition,
+    key_partitions,
+    murmur2,
+)
 from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError
 from kafkawire.spark._options import (
     DataLossError,
     OffsetSpec,
     OptionError,
+    check_read_options,
     read_options,
     write_options,
 )
@@ -24,12 +32,15 @@ from kafkawire.spark._planning import (
     Bounds,
     OffsetRange,
     check_ranges,
+    clamp_ending_offsets,
     from_json,
+    offsets_behind_latest,
     rate_limit,
     resolve_offsets,
     split_ranges,
     subscribed_partitions,
     to_json,
+    with_retries,
 )
 from kafkawire.spark._reading import read_offset_range
 
@@ -106,7 +117,26 @@ def test_options_follow_spark_names_case_insensitively():
             "JVM callback handler classes cannot load",
         ),
         ({**BASE, "kafka.value.deserializer": "x"}, False, "always read as binary"),
-        ({**BASE, "minOffsetsPerTrigger": "5"}, True, "not supported"),
+        # a misspelled option is refused with the closest name, never quietly ignored
+        (
+            {**BASE, "startingOffset": "earliest"},
+            False,
+            r"unknown option 'startingoffset' for a Kafka read \(did you mean 'startingOffsets'",
+        ),
+        ({**BASE, "failOnDataLos": "false"}, True, "did you mean 'failOnDataLoss'"),
+        ({**BASE, "topic": "t"}, False, "option 'topic' is not an option of a Kafka read"),
+        # kafka.* options are checked by the consumer's config
+        (
+            {**BASE, "kafka.isolation.levle": "read_committed"},
+            False,
+            r"unknown consumer property 'isolation.levle' \(did you mean 'isolation.level'",
+        ),
+        ({**BASE, "kafka.fetch.min.bytes": "lots"}, False, "consumer property 'fetch.min.bytes'"),
+        ({**BASE, "minOffsetsPerTrigger": "0"}, True, "minOffsetsPerTrigger must be at least 1"),
+        ({**BASE, "maxTriggerDelay": "soon"}, True, "maxTriggerDelay must be a duration"),
+        ({**BASE, "maxTriggerDelay": "5 weeks"}, True, "maxTriggerDelay must be a duration"),
+        ({**BASE, "kafkaConsumer.pollTimeoutMs": "2m"}, False, "pollTimeoutMs must be an integer"),
+        ({**BASE, "fetchOffset.numRetries": "0"}, False, "numRetries must be at least 1"),
         ({**BASE, "kafka.group.id": " "}, False, "kafka.group.id is empty"),
         ({**BASE, "groupIdPrefix": ""}, False, "groupIdPrefix is empty"),
     ],
@@ -114,6 +144,115 @@ def test_options_follow_spark_names_case_insensitively():
 def test_bad_options_are_refused(options, streaming, message):
     with pytest.raises(OptionError, match=message):
         read_options(options, streaming=streaming)
+
+
+def test_new_options_with_sparks_defaults():
+    default = read_options(BASE, streaming=True)
+    assert (default.min_offsets_per_trigger, default.max_trigger_delay_ms) == (None, 15 * 60000)
+    assert default.poll_timeout_ms == 120000
+    assert (default.offset_fetch_attempts, default.offset_fetch_interval_ms) == (3, 10)
+    assert default.timestamp_strategy == "error"
+    tuned = read_options(
+        {
+            **BASE,
+            "minOffsetsPerTrigger": "500",
+            "maxTriggerDelay": "30s",
+            "kafkaConsumer.pollTimeoutMs": "5000",
+            "fetchOffset.numRetries": "7",
+            "fetchOffset.retryIntervalMs": "250",
+            "startingOffsetsByTimestampStrategy": "LATEST",
+        },
+        streaming=True,
+    )
+    assert (tuned.min_offsets_per_trigger, tuned.max_trigger_delay_ms) == (500, 30000)
+    assert (tuned.poll_timeout_ms, tuned.offset_fetch_attempts) == (5000, 7)
+    assert (tuned.offset_fetch_interval_ms, tuned.timestamp_strategy) == (250, "latest")
+    delays = {"250": 250, "100ms": 100, "2min": 120000, "2h": 7200000, "1d": 86400000}
+    for text, ms in delays.items():
+        assert (
+            read_options({**BASE, "maxTriggerDelay": text}, streaming=True).max_trigger_delay_ms
+            == ms
+        )
+
+
+def test_kafka_options_reach_the_consumer():
+    """kafka.* options the reader does not set itself go to the executors' consumers; Java
+    settings with no counterpart here (JVM networking, metrics) are accepted and left out."""
+    opts = read_options(
+        {
+            **BASE,
+            "kafka.fetch.min.bytes": "4096",
+            "kafka.retry.backoff.ms": "50",
+            "kafka.metadata.max.age.ms": "1000",
+            "kafka.isolation.level": "read_committed",
+            "kafka.client.id": "etl",
+        },
+        streaming=False,
+    )
+    assert dict(opts.consumer_properties) == {"fetch.min.bytes": "4096", "retry.backoff.ms": "50"}
+    consumer = opts.client.consumer(dict(opts.consumer_properties))
+    try:  # the settings the consumer runs with
+        assert consumer._consumer.config.fetch_min_bytes == 4096
+        assert consumer._core.config.retry_backoff == 0.05
+    finally:
+        consumer.close()
+
+
+def test_load_checks_what_is_wrong_in_both_modes():
+    """load() cannot tell a batch read from a stream: it refuses what neither takes and lets
+    through what one of them does (the other is refused when the query starts)."""
+    check_read_options({**BASE, "startingOffsets": "latest"})  # streams only
+    check_read_options({**BASE, "endingOffsets": "latest"})  # batch only
+    with pytest.raises(OptionError, match="did you mean 'endingOffsets'"):
+        check_read_options({**BASE, "endingOffset": "latest"})
+    with pytest.raises(OptionError, match="exactly one of"):
+        check_read_options({"kafka.bootstrap.servers": "h:1"})
+
+
+def test_ending_offsets_past_the_end_are_not_data_loss():
+    tp = TopicPartition("t", 0)
+    bounds = Bounds({tp: 0}, {tp: 10})
+    with pytest.raises(OptionError) as refused:
+        clamp_ending_offsets({tp: 40}, bounds, fail_on_data_loss=True)
+    message = str(refused.value)
+    assert "endingOffsets asks for t-0 up to offset 40, but the partition ends at 10" in message
+    assert "offsets 10 to 39 have not been written" in message
+    assert "lost" not in message and "np." not in message
+    assert clamp_ending_offsets({tp: 40}, bounds, fail_on_data_loss=False) == {tp: 10}
+    assert clamp_ending_offsets({tp: 7}, bounds, fail_on_data_loss=True) == {tp: 7}
+
+
+def test_offset_fetches_are_retried_as_fetchOffset_says(broker):
+    """fetchOffset.numRetries tries in all, fetchOffset.retryIntervalMs apart, on failures a
+    retry may mend; others at once."""
+    calls = []
+
+    def flaky(failures: int):
+        def fetch():
+            calls.append(time.monotonic())
+            if len(calls) <= failures:
+                raise BrokerConnectionError("connection reset")
+            return "offsets"
+
+        return fetch
+
+    assert with_retries(flaky(2), 3, 50) == "offsets"
+    assert len(calls) == 3 and calls[2] - calls[1] >= 0.05
+    calls.clear()
+    with pytest.raises(BrokerConnectionError):
+        with_retries(flaky(2), 2, 0)
+    assert len(calls) == 2
+    # a topic that is not there is retriable in Kafka's table: tried, then raised
+    opts = read_options(
+        {"kafka.bootstrap.servers": broker.bootstrap, "subscribe": f"nope-{uuid.uuid4().hex}"},
+        streaming=False,
+    )
+    with Client(broker.bootstrap) as client, pytest.raises(UnknownTopicOrPartitionError):
+        with_retries(lambda: subscribed_partitions(client, opts.subscription), 2, 0)
+    with pytest.raises(OptionError):  # not a failure of the fetch: never retried
+        calls.clear()
+        with_retries(lambda: calls.append(1) or read_options({}, streaming=False), 3, 0)
+    assert calls == [1]
 
 
 def test_group_id_options_as_spark_takes_them():
@@ -359,3 +498,16 @@ def test_isolation_level_reads_what_librdkafka_reads(broker, client):
         consumer.close()
     assert values["read_committed"] == [b"kept-1", b"kept-2"]
     assert {b"kept-1", b"kept-2"} <= set(by_librdkafka)  # and "dropped", from Tansu
+
+
+def test_offsets_behind_latest_as_sparks_source_metrics():
+    progress = {  # one source of a query's progress: Spark's offset JSON, as strings
+        "endOffset": json.dumps({"t": {"0": 5, "1": 4}, "u": {"0": 7}}),
+        "latestOffset": json.dumps({"t": {"0": 13, "1": 12}, "u": {"0": 7}}),
+    }
+    assert offsets_behind_latest(progress) == {
+        "minOffsetsBehindLatest": 0,
+        "maxOffsetsBehindLatest": 8,
+        "avgOffsetsBehindLatest": 16 / 3,
+    }
+    assert offsets_behind_latest({"endOffset": "{}", "latestOffset": None}) == {}
