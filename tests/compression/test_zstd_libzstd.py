@@ -53,6 +53,7 @@ def payloads() -> dict[str, bytes]:
     }
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/maps")
 def test_the_vendored_libzstd_is_compiled_in_and_no_libzstd_is_loaded():
     # The version src_c/vendor/README.md names decodes in a process where no shared libzstd
     # is mapped: nothing comes from the system (the zstandard package links its own copy
