@@ -374,9 +374,12 @@ class SegmentOptions:
     verify_crc: bool
     chunk_bytes: int
 
+    NAMES = ("path", "paths", "includeHeaders", "failOnDataLoss", "verifyCrc", "chunkBytes")
+
     @classmethod
     def parse(cls, options) -> SegmentOptions:
         opts = Options(options)
+        opts.check_names(cls.NAMES, "log-segment read", other=())
         if "paths" in opts:  # load([a, b]): Spark passes a JSON list
             try:
                 paths = tuple(json.loads(opts.get("paths") or "[]"))
@@ -439,7 +442,8 @@ class SegmentDataSource(DataSource):
         return SEGMENT_SOURCE_NAME
 
     def schema(self) -> StructType:
-        return kafka_schema(Options(self.options).flag("includeHeaders", False))
+        # Spark asks for the schema in load(): the options are checked there, before any action
+        return kafka_schema(SegmentOptions.parse(self.options).include_headers)
 
     def reader(self, schema: StructType) -> DataSourceReader:
         opts = SegmentOptions.parse(self.options)

@@ -33,6 +33,9 @@ def test_segment_source_reads_a_broker_data_dir(spark, spark_fixture, tmp_path):
     )
     assert "headers" not in df.columns
     assert df.count() == 45
+    # a misspelled option fails load() itself, naming the closest one
+    with pytest.raises(Exception, match=r"unknown option 'verifycrcs' .*did you mean 'verifyCrc'"):
+        spark.read.format("kafkawire_segments").option("verifyCrcs", "false").load(str(tmp_path))
 
 
 def test_segment_source_corrupt_batch(spark, tmp_path):
