@@ -382,3 +382,32 @@ def test_options_checked_at_load_and_save_with_sparks_save_modes(spark, broker, 
     # other formats keep Spark's modes
     with pytest.raises(PySparkException, match="UNSUPPORTED_DATA_SOURCE_SAVE_MODE"):
         rows.write.format("kafkawire_segments").save("/nonexistent")
+
+
+def test_stream_waits_for_a_subscribed_topic_that_does_not_exist_yet(spark, broker, client):
+    topic = f"spark-later-{uuid.uuid4().hex[:8]}"
+    query = (
+        spark.readStream.format("kafkawire")
+        .option("kafka.bootstrap.servers", broker.bootstrap)
+        .option("subscribe", topic)
+        .load()
+        .selectExpr("CAST(value AS STRING) AS value")
+        .writeStream.format("memory")
+        .queryName(f"later_{uuid.uuid4().hex[:8]}")
+        .trigger(processingTime="500 milliseconds")
+        .start()
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(query.recentProgress) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert query.isActive and query.exception() is None  # waiting, not failed
+        client.create_topics({topic: 2})
+        produce(broker, topic, [(None, b"v%d" % i, None, T0, i % 2) for i in range(6)])
+        table = spark.table(query.name)
+        while table.count() < 6 and time.monotonic() < deadline + 60:
+            time.sleep(0.5)
+        # read from the beginning of the new topic, though the stream starts at latest
+        assert sorted(r.value for r in table.collect()) == [f"v{i}" for i in range(6)]
+    finally:
+        query.stop()
