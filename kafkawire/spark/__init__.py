@@ -18,18 +18,17 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
+from kafkawire.spark._options import DataLossError, OptionError
+from kafkawire.spark._planning import offsets_behind_latest
+
 SOURCE_NAME = "kafkawire"
 SEGMENT_SOURCE_NAME = "kafkawire_segments"
 
-# pyspark is imported on first use, so that kafkawire.records.segments (which shares the Arrow
-# conversion in kafkawire.records.arrow) works without it.
+# pyspark is imported on first use: the errors and offsets_behind_latest work without it
 _LAZY = {
     "KafkaDataSource": "kafkawire.spark._sources",
     "SegmentDataSource": "kafkawire.spark._sources",
     "kafka_schema": "kafkawire.spark._sources",
-    "OptionError": "kafkawire.spark._options",
-    "DataLossError": "kafkawire.spark._options",
-    "offsets_behind_latest": "kafkawire.spark._planning",
 }
 
 
