@@ -140,3 +140,35 @@ def test_message_codec(benchmark, case, op, impl):
         suite="messages", op=op, workload=case["name"], impl=impl, bytes=len(case["data"])
     )
     benchmark(case[op][impl])
+
+
+def test_paired_decode_vs_kio(benchmark, case):
+    """kafkawire's and kio's decode timed in alternation, round after round (issue 22's
+    target: ≥ 2.5x kio in every round), GC on as users run."""
+    import itertools
+    import time
+
+    ours, theirs = case["decode"]["kafkawire"], case["decode"]["kio"]
+    clock = time.process_time
+    times: dict[str, list[float]] = {"ours": [], "theirs": []}
+    order = itertools.count()
+
+    def one_round():
+        sides = [("ours", ours), ("theirs", theirs)]
+        if next(order) % 2:
+            sides.reverse()
+        for name, run in sides:
+            start = clock()
+            run()
+            times[name].append(clock() - start)
+
+    benchmark.group = f"paired {case['name']}"
+    benchmark.pedantic(one_round, rounds=41, iterations=1, warmup_rounds=1)
+    benchmark.extra_info.update(
+        suite="paired",
+        workload=case["name"],
+        pair="decode vs kio",
+        how="speedup",
+        ours_seconds=times["ours"][1:],  # the warm-up round is dropped
+        theirs_seconds=times["theirs"][1:],
+    )
