@@ -15,6 +15,7 @@ import pytest
 from kafkawire.client import (
     BrokerConnectionError,
     Client,
+    RequestTimeoutError,
     TopicPartition,
     key_partitions,
     murmur2,
@@ -43,6 +44,7 @@ from kafkawire.spark._planning import (
     with_retries,
 )
 from kafkawire.spark._reading import read_offset_range
+from tests.support.faults import TRICKLE, proxied_tansu
 
 pytestmark = pytest.mark.interop
 
@@ -522,3 +524,29 @@ def test_errors_importable_from_the_public_package():
     assert kafkawire.spark.DataLossError is DataLossError
     assert issubclass(OptionError, KafkawireError) and issubclass(OptionError, ValueError)
     assert {"OptionError", "DataLossError", "offsets_behind_latest"} <= set(dir(kafkawire.spark))
+
+
+def test_poll_timeout_fails_a_read_whose_records_never_come():
+    """kafkaConsumer.pollTimeoutMs: the partition holds the records asked for, but its fetch
+    answers cannot arrive (trickled through a proxy slower than the request timeout, while
+    the small answers that say where the partition ends still do): the task fails in time,
+    saying so, instead of polling forever."""
+    with proxied_tansu() as proxy:
+        name = f"plan-slow-{uuid.uuid4().hex[:8]}"
+        with Client(proxy.address, request_timeout=20) as client:
+            client.create_topics({name: 1})
+            client.produce_columns(TopicPartition(name, 0), [b"x" * 200_000])
+        opts = read_options(
+            {
+                "kafka.bootstrap.servers": proxy.address,
+                "subscribe": name,
+                "kafka.request.timeout.ms": "2500",
+                "kafkaConsumer.pollTimeoutMs": "4000",
+            },
+            streaming=False,
+        )
+        proxy.mode = TRICKLE
+        started = time.monotonic()
+        with pytest.raises(RequestTimeoutError, match=r"offset 0 came in 4000 ms .*pollTimeoutMs"):
+            list(read_offset_range(opts, OffsetRange(TopicPartition(name, 0), 0, 1)))
+        assert time.monotonic() - started < 30
