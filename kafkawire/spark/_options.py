@@ -482,9 +482,10 @@ def read_options(options: Mapping[str, str], *, streaming: bool) -> ReadOptions:
     if strategy not in ("error", "latest"):
         raise OptionError("option startingOffsetsByTimestampStrategy must be error or latest")
     client = ClientConfig.from_options(opts)
+    group_id = _group_id(opts)
     consumer_properties = opts.kafka_properties(leave_out=_READER_PROPERTIES)
     try:  # on the driver: a misspelled or malformed kafka.* option fails the query at once
-        consumer_config(client.bootstrap_servers, consumer_properties)
+        consumer_config(client.bootstrap_servers, consumer_properties, group_id=group_id)
     except ConfigError as exc:
         raise OptionError(f"the kafka.* options: {exc}") from None
     return ReadOptions(
@@ -513,7 +514,7 @@ def read_options(options: Mapping[str, str], *, streaming: bool) -> ReadOptions:
         ),
         max_wait_ms=opts.integer("kafka.fetch.max.wait.ms", 500, minimum=1),
         verify_crc=opts.flag("kafka.check.crcs", True),
-        group_id=_group_id(opts),
+        group_id=group_id,
         consumer_properties=tuple(consumer_properties.items()),
     )
 

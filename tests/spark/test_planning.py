@@ -188,11 +188,17 @@ def test_kafka_options_reach_the_consumer():
             "kafka.metadata.max.age.ms": "1000",
             "kafka.isolation.level": "read_committed",
             "kafka.client.id": "etl",
+            "kafka.group.id": "etl",  # checked with the properties it goes with
+            "kafka.group.instance.id": "etl-1",
         },
         streaming=False,
     )
-    assert dict(opts.consumer_properties) == {"fetch.min.bytes": "4096", "retry.backoff.ms": "50"}
-    consumer = opts.client.consumer(dict(opts.consumer_properties))
+    assert dict(opts.consumer_properties) == {
+        "fetch.min.bytes": "4096",
+        "retry.backoff.ms": "50",
+        "group.instance.id": "etl-1",
+    }
+    consumer = opts.client.consumer(dict(opts.consumer_properties), group_id=opts.group_id)
     try:  # the settings the consumer runs with
         assert consumer._consumer.config.fetch_min_bytes == 4096
         assert consumer._core.config.retry_backoff == 0.05
