@@ -638,6 +638,34 @@ def test_random_corruption_is_refused_or_decoded(codec):
     assert refused > 1000
 
 
+def test_lz4_damaged_frames_decode_alike_whatever_the_buffer():
+    # Bytes or error, a payload's outcome must not depend on the buffer it is decoded into:
+    # a guess sized after the previous payload (small or large), or the scan's bound. (Which
+    # error may: a guess meets the faults in decoding order, the scan looks at every block
+    # header first.)
+    rng = random.Random(8)
+    small_next_guess = lz4.frame.compress(rng.randbytes(5000))
+    large_next_guess = lz4.frame.compress(bytes(MiB))
+    samples = [p for p, magic in lz4_samples() if magic == 2]
+    samples.append(lz4_frame(sequence(b"a", 1, 100) + sequence(b"bcde"), sequence(b"xyz" * 9)))
+
+    def outcome(payload):
+        try:
+            return lz4_frame_decompress(payload, MiB)
+        except ERRORS:
+            return "refused"
+
+    for _ in range(1500):
+        bad = bytearray(rng.choice(samples))
+        for _ in range(rng.randint(1, 3)):
+            bad[rng.randrange(7, len(bad))] = rng.randrange(256)  # past the frame header
+        outcomes = set()
+        for guess in (small_next_guess, large_next_guess):
+            lz4_frame_decompress(guess, MiB)
+            outcomes.add(outcome(bytes(bad)))
+        assert len(outcomes) == 1, outcomes
+
+
 @pytest.mark.parametrize("codec", ["lz4", "snappy"])
 def test_random_garbage_is_refused_or_decoded(codec):
     rng = random.Random(7)
