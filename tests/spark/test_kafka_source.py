@@ -411,3 +411,39 @@ def test_stream_waits_for_a_subscribed_topic_that_does_not_exist_yet(spark, brok
         assert sorted(r.value for r in table.collect()) == [f"v{i}" for i in range(6)]
     finally:
         query.stop()
+
+
+def test_stream_min_offsets_per_trigger(spark, broker, client):
+    """Spark's planner keeps the reader between triggers: micro-batches wait until
+    minOffsetsPerTrigger records are there (maxTriggerDelay, 1 h here, not reached)."""
+    topic = new_topic(client, 1)
+    query = (
+        spark.readStream.format("kafkawire")
+        .option("kafka.bootstrap.servers", broker.bootstrap)
+        .option("subscribe", topic)
+        .option("startingOffsets", "earliest")
+        .option("minOffsetsPerTrigger", "5")
+        .option("maxTriggerDelay", "1h")
+        .load()
+        .selectExpr("CAST(value AS STRING) AS value")
+        .writeStream.format("memory")
+        .queryName(f"min_{uuid.uuid4().hex[:8]}")
+        .trigger(processingTime="300 milliseconds")
+        .start()
+    )
+    try:
+        table = spark.table(query.name)
+        deadline = time.monotonic() + 60
+        while not query.recentProgress and time.monotonic() < deadline:
+            time.sleep(0.2)  # the first trigger (never delayed) has run, on an empty topic
+        produce(broker, topic, [(None, b"a%d" % i, None, T0, 0) for i in range(2)])
+        time.sleep(3)  # ten triggers
+        assert table.count() == 0  # 2 < 5: no micro-batch
+        produce(broker, topic, [(None, b"b%d" % i, None, T0, 0) for i in range(3)])
+        deadline = time.monotonic() + 60
+        while table.count() < 5 and time.monotonic() < deadline:
+            time.sleep(0.3)
+        assert sorted(r.value for r in table.collect()) == ["a0", "a1", "b0", "b1", "b2"]
+        assert query.exception() is None
+    finally:
+        query.stop()
