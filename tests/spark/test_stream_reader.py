@@ -4,6 +4,7 @@ subscribed topic that does not exist yet, minOffsetsPerTrigger and maxTriggerDel
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 
@@ -12,6 +13,7 @@ import pytest
 from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadMaxRows
 
 from kafkawire.client import Client, TopicPartition
+from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError
 from kafkawire.spark._options import read_options
 from kafkawire.spark._sources import KafkaStreamReader
 
@@ -55,6 +57,21 @@ def test_subscribe_waits_for_a_topic_that_does_not_exist_yet(broker, client):
         assert rows == 5
     finally:
         reader.stop()
+    # assign names partitions, not a subscription to wait on: a missing topic is an error
+    assigned = KafkaStreamReader(
+        read_options(
+            {
+                "kafka.bootstrap.servers": broker.bootstrap,
+                "assign": json.dumps({f"nope-{topic}": [0]}),
+            },
+            streaming=True,
+        )
+    )
+    try:
+        with pytest.raises(UnknownTopicOrPartitionError, match=f"nope-{topic}"):
+            assigned.initialOffset()
+    finally:
+        assigned.stop()
 
 
 def test_min_offsets_per_trigger_waits_for_records_or_max_trigger_delay(broker, client):
