@@ -251,8 +251,11 @@ static int block_fault(const uint8_t *src, size_t n, size_t history, size_t room
             *err_at = iend;
             return KW_LZ4_TRUNCATED;
         }
+        /* offset 0 is invalid in the format's spec, but liblz4 1.9.4 takes it (it copies
+         * bytes it has just zeroed): so does this walk, or a block's fate would depend on
+         * the buffer */
         size_t offset = (size_t)ip[0] | (size_t)ip[1] << 8;
-        if (offset == 0 || offset > history + out) {
+        if (offset > history + out) {
             *err_at = ip;
             return KW_LZ4_BAD_OFFSET;
         }

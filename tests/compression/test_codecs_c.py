@@ -258,6 +258,12 @@ def test_lz4_offset_before_output_start_rejected():
     # four bytes it has just zeroed. Nothing is read outside the output.
     zero = lz4_frame(sequence(b"abc", 0, 4) + end)
     assert lz4_frame_decompress(zero, MiB) == b"abc" + bytes(4) + b"the end of it"
+    # Alike when a guessed buffer is too small (found by fuzz/native/fuzz_lz4.c).
+    zero = lz4_frame(sequence(b"x", 1, 5000) + sequence(b"abc", 0, 4) + end)
+    expected = b"x" * 5001 + b"abc" + bytes(4) + b"the end of it"
+    for next_guess in (random.Random(1).randbytes(1000), bytes(MiB)):
+        lz4_frame_decompress(lz4.frame.compress(next_guess), MiB)
+        assert lz4_frame_decompress(zero, MiB) == expected
     # Across blocks: allowed in linked frames only.
     first = sequence(b"0123456789")
     second = sequence(b"", 10, 10) + sequence(b"!!!!!")
