@@ -183,7 +183,7 @@ def test_paired_lz4(benchmark, get_workload, workload):
             times[name].append(clock() - start)
 
     benchmark.group = f"paired lz4 {workload}"
-    benchmark.pedantic(one_round, rounds=rounds, iterations=1, warmup_rounds=1)
+    benchmark.pedantic(one_round, rounds=rounds, iterations=1, warmup_rounds=0)
     medians = {name: statistics.median(t) for name, t in times.items()}
     # each side's time over kafkawire's, round by round
     ratios = {
