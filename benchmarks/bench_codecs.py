@@ -153,11 +153,25 @@ def _lz4_sides(get_workload, name) -> tuple[dict, int]:
             "kafkawire": lambda: decompress(Codec.LZ4, payload),
             "lz4.frame (LZ4F_decompress)": lambda: lz4.frame.decompress(payload),
         }, size
+    if name == "read_batches-lz4-16KiB":
+        data, size = _lz4_fetch(get_workload, "lz4-16KiB")
+        return {"kafkawire": lambda: _read_all(data)}, size
     data, size = _lz4_fetch(get_workload, name)
     return {"kafkawire": lambda: kafkawire.decode_records(data)}, size
 
 
-@pytest.mark.parametrize("workload", ["payload-1MiB", "lz4-16KiB", "lz4-1MiB-batches"])
+def _read_all(data) -> None:
+    """read_batches as a consumer loop uses it: every record's key and value touched."""
+    for batch in kafkawire.read_batches(data):
+        for record in batch:
+            record.key  # noqa: B018
+            record.value  # noqa: B018
+
+
+LZ4_WORKLOADS = ["payload-1MiB", "lz4-16KiB", "lz4-1MiB-batches", "read_batches-lz4-16KiB"]
+
+
+@pytest.mark.parametrize("workload", LZ4_WORKLOADS)
 def test_paired_lz4(benchmark, get_workload, workload):
     sides, out_size = _lz4_sides(get_workload, workload)
     src, dst = bytes(out_size), bytearray(out_size)

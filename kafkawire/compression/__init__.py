@@ -20,7 +20,7 @@ one-shot library call write the result.
     that proves too small, into one of min(bound, max_size) bytes; the result is shrunk to
     its size. The frame walk is kafkawire's (``src_c/lz4_decode.c``: Kafka's quirks, caps,
     error offsets); each block goes to the vendored liblz4's ``LZ4_decompress_safe``, which
-    never writes past the buffer (measured 0.75-0.94x the time of kafkawire's former
+    never writes past the buffer (measured 0.75-0.96x the time of kafkawire's former
     hand-written block decoder: docs/benchmarks.md, "Reference codecs").
 * zstd: payloads go straight from C to libzstd's one-shot decoder, compiled into
   ``kafkawire.compression._codecs`` from the vendored sources (``src_c/vendor/zstd``,
