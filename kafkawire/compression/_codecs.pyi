@@ -27,10 +27,6 @@ def use_libzstd(enabled: bool) -> bool:
     """Decode zstd through the compiled-in libzstd, or through the zstandard package only
     (tests run both paths); returns whether the compiled-in library is now in use."""
 
-# the names tests/conftest.py's zstd_decoder fixture calls, until it moves to the ones above
-system_zstd_version = libzstd_version
-use_system_zstd = use_libzstd
-
 def zstd_decompress(data: Buffer, max_size: int) -> bytes | None:
     """Decode a zstd payload through the compiled-in libzstd; None when it is not in use or
     the payload needs kafkawire.compression's careful path (which reports errors)."""

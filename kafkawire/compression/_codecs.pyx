@@ -378,10 +378,6 @@ def use_libzstd(bint enabled):
     return enabled
 
 
-# The names tests/conftest.py's zstd_decoder fixture calls, until it moves to the ones above.
-system_zstd_version = libzstd_version
-use_system_zstd = use_libzstd
-
 
 cdef int _zstd_decode(const uint8_t *src, size_t length, uint8_t *dst, size_t cap,
                       size_t *out_len) noexcept:

@@ -244,10 +244,10 @@ cdef class _Walker:
         cdef int64_t room = self.max_total - self.total_decompressed
         cdef int64_t cap = room if room < self.max_decompressed else self.max_decompressed
         cdef Py_ssize_t n
-        cdef bint careful = False   # zstd that the system's libzstd has refused
+        cdef bint careful = False   # zstd that the compiled-in libzstd has refused
         try:
             if self.keep_segments and 2 <= codec <= 4 and length <= KW_SLAB_SIZE // 16:
-                # our own decoders (and the system's libzstd) write straight into the
+                # the C decoders (lz4, snappy, libzstd) write straight into the
                 # slab (a fresh one if the current one's room is too small); larger
                 # payloads, which may not fit at all, get their own object as below
                 n = self.decode_into_slab(b, codec, start, length, cap, False)
