@@ -8,6 +8,7 @@ import io
 import uuid
 
 import pytest
+from workloads import paired_rounds
 
 from kafkawire import messages as m
 from kafkawire.protocol import decode, encode
@@ -145,30 +146,15 @@ def test_message_codec(benchmark, case, op, impl):
 def test_paired_decode_vs_kio(benchmark, case):
     """kafkawire's and kio's decode timed in alternation, round after round (issue 22's
     target: ≥ 2.5x kio in every round), GC on as users run."""
-    import itertools
-    import time
-
     ours, theirs = case["decode"]["kafkawire"], case["decode"]["kio"]
-    clock = time.process_time
-    times: dict[str, list[float]] = {"ours": [], "theirs": []}
-    order = itertools.count()
-
-    def one_round():
-        sides = [("ours", ours), ("theirs", theirs)]
-        if next(order) % 2:
-            sides.reverse()
-        for name, run in sides:
-            start = clock()
-            run()
-            times[name].append(clock() - start)
-
+    ours(), theirs()  # warm-up, not timed
     benchmark.group = f"paired {case['name']}"
-    benchmark.pedantic(one_round, rounds=41, iterations=1, warmup_rounds=1)
+    times = paired_rounds(benchmark, ours, theirs, 41)
     benchmark.extra_info.update(
         suite="paired",
         workload=case["name"],
         pair="decode vs kio",
         how="speedup",
-        ours_seconds=times["ours"][1:],  # the warm-up round is dropped
-        theirs_seconds=times["theirs"][1:],
+        ours_seconds=times["ours"],
+        theirs_seconds=times["theirs"],
     )

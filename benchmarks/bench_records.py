@@ -23,7 +23,6 @@ records in extra_info so that tools/bench_report.py can derive MB/s and records/
 from __future__ import annotations
 
 import gc
-import itertools
 import subprocess
 import sys
 import time
@@ -33,7 +32,7 @@ import crc32c
 import numpy as np
 import pytest
 import workloads
-from workloads import READ_WORKLOADS, copy_buffers, kafkawire_attr
+from workloads import READ_WORKLOADS, copy_buffers, kafkawire_attr, paired_rounds
 
 COMPRESSED = [n for n in READ_WORKLOADS if workloads.SPECS[n].codec]
 
@@ -335,21 +334,8 @@ def test_paired(benchmark, get_workload, workload, pair):
     theirs()
     # About 4 s of rounds, at least 11 for a steady median.
     rounds = max(11, min(61, int(4.0 / max(clock() - t0, 1e-6))))
-    times: dict[str, list[float]] = {"ours": [], "theirs": []}
-    order = itertools.count()
-
-    def one_round():
-        # Sides alternate which goes first, so that neither always follows the other.
-        sides = [("ours", ours), ("theirs", theirs)]
-        if next(order) % 2:
-            sides.reverse()
-        for name, run in sides:
-            start = clock()
-            run()
-            times[name].append(clock() - start)
-
     benchmark.group = f"paired {wl.name}"
-    benchmark.pedantic(one_round, rounds=rounds, iterations=1, warmup_rounds=0)
+    times = paired_rounds(benchmark, ours, theirs, rounds)
     benchmark.extra_info.update(
         suite="paired",
         workload=wl.name,

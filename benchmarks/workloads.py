@@ -265,3 +265,27 @@ def kafkawire_attr(name: str):
     if fn is None:
         pytest.skip(f"kafkawire.{name} not available yet")
     return fn
+
+
+def paired_rounds(benchmark, ours, theirs, rounds: int) -> dict[str, list[float]]:
+    """Time ``ours`` and ``theirs`` one right after the other, ``rounds`` times, the order
+    alternating so that neither always follows the other; CPU time (the timer make bench
+    gives pytest-benchmark). Returns each side's times, round by round."""
+    import itertools
+    import time
+
+    clock = time.process_time
+    times: dict[str, list[float]] = {"ours": [], "theirs": []}
+    order = itertools.count()
+
+    def one_round():
+        sides = [("ours", ours), ("theirs", theirs)]
+        if next(order) % 2:
+            sides.reverse()
+        for name, run in sides:
+            start = clock()
+            run()
+            times[name].append(clock() - start)
+
+    benchmark.pedantic(one_round, rounds=rounds, iterations=1, warmup_rounds=0)
+    return times
