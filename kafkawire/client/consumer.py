@@ -42,6 +42,7 @@ from .types import (
     EARLIEST,
     LATEST,
     READ_COMMITTED,
+    ArrowFrames,
     FetchedPartition,
     OffsetAndMetadata,
     TopicPartition,
@@ -59,7 +60,7 @@ class NoOffsetError(ClientError):
 
 
 @dataclass
-class PartitionRecords:
+class PartitionRecords(ArrowFrames):
     """The records one poll gives of one partition: a RecordView (no object per record)."""
 
     tp: TopicPartition
@@ -102,19 +103,9 @@ class PartitionRecords:
             include_headers=include_headers,
         )
 
-    def to_pandas(self, *, include_headers: bool = True):
-        """to_arrow()'s columns as a pandas DataFrame (needs pandas)."""
-        return self.to_arrow(include_headers=include_headers).to_pandas()
-
-    def to_polars(self, *, include_headers: bool = True):
-        """to_arrow()'s columns as a polars DataFrame (needs polars)."""
-        import polars
-
-        return polars.from_arrow(self.to_arrow(include_headers=include_headers))
-
 
 @dataclass
-class ConsumerBatch:
+class ConsumerBatch(ArrowFrames):
     """What one columnar poll gives: each partition's records, in offset order."""
 
     partitions: list[PartitionRecords]
@@ -141,16 +132,6 @@ class ConsumerBatch:
         if not tables:
             return arrow_schema(include_headers, binary).empty_table()
         return pa.concat_tables(tables)
-
-    def to_pandas(self, *, include_headers: bool = True):
-        """to_arrow()'s columns as a pandas DataFrame (needs pandas)."""
-        return self.to_arrow(include_headers=include_headers).to_pandas()
-
-    def to_polars(self, *, include_headers: bool = True):
-        """to_arrow()'s columns as a polars DataFrame (needs polars)."""
-        import polars
-
-        return polars.from_arrow(self.to_arrow(include_headers=include_headers))
 
 
 @dataclass

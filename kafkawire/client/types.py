@@ -96,8 +96,25 @@ class FetchedPartition:
         raise_for_code(self.error_code, f"{self.tp.topic}-{self.tp.partition}")
 
 
+class ArrowFrames:
+    """to_pandas() and to_polars() for the record collections that have to_arrow()."""
+
+    def to_arrow(self, *, include_headers: bool = True) -> pa.Table:
+        raise NotImplementedError
+
+    def to_pandas(self, *, include_headers: bool = True):
+        """to_arrow()'s columns as a pandas DataFrame (needs pandas)."""
+        return self.to_arrow(include_headers=include_headers).to_pandas()
+
+    def to_polars(self, *, include_headers: bool = True):
+        """to_arrow()'s columns as a polars DataFrame (needs polars)."""
+        import polars
+
+        return polars.from_arrow(self.to_arrow(include_headers=include_headers))
+
+
 @dataclass
-class RecordChunk:
+class RecordChunk(ArrowFrames):
     """Rows ``start:stop`` of a RecordView: the records of one fetch inside the asked range."""
 
     tp: TopicPartition
@@ -135,16 +152,6 @@ class RecordChunk:
             max_rows=max(len(self), 1),
         )
         return pa.Table.from_batches(batches, schema=arrow_schema(include_headers, binary))
-
-    def to_pandas(self, *, include_headers: bool = True):
-        """to_arrow()'s columns as a pandas DataFrame (needs pandas)."""
-        return self.to_arrow(include_headers=include_headers).to_pandas()
-
-    def to_polars(self, *, include_headers: bool = True):
-        """to_arrow()'s columns as a polars DataFrame (needs polars)."""
-        import polars
-
-        return polars.from_arrow(self.to_arrow(include_headers=include_headers))
 
 
 @dataclass

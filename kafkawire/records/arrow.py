@@ -16,8 +16,8 @@ nothing copied but the 16-byte view structs) and ``binary="large"`` are the expl
 alternatives for key and value outside Spark. topic and partition are null where they are not
 known (a bare buffer, a segment file outside a ``<topic>-<partition>`` directory). timestamp
 is null where Kafka has none (magic 0). headers is ``[]`` for a record without headers and
-null only where Kafka has no headers (magic 0 and 1) -- Spark's JVM source gives null for a
-record without headers too (docs/spark.md says so).
+null only where Kafka has no headers (magic 0 and 1); Spark's JVM source gives null for a
+record without headers instead (docs/spark.md says so).
 
 This module needs pyarrow (an optional dependency): it is imported only when Arrow is asked
 for, so ``import kafkawire.records`` does not import pyarrow.
@@ -112,7 +112,9 @@ def _record_columns(view: RecordView, binary: str, include_headers: bool) -> dic
     starts = view._record_starts()
     timestamp_types = view.timestamp_types
     # magic 0 records have no timestamp (-1): null
-    ts_validity, ts_nulls = _validity(np.where(timestamp_types < 0, -1, 0))
+    ts_validity, ts_nulls = None, 0
+    if (timestamp_types < 0).any():
+        ts_validity, ts_nulls = _validity(np.where(timestamp_types < 0, -1, 0))
     columns = {
         "key": _binary_column(view, kp, kl, starts, binary),
         "value": _binary_column(view, vp, vl, starts, binary),
@@ -126,11 +128,11 @@ def _record_columns(view: RecordView, binary: str, include_headers: bool) -> dic
         "timestampType": pa.array(timestamp_types.astype(np.int32)),
     }
     if include_headers:
-        columns["headers"] = _headers_column(view)
+        columns["headers"] = _headers_column(view, starts)
     return columns
 
 
-def _headers_column(view: RecordView) -> pa.Array:
+def _headers_column(view: RecordView, starts) -> pa.Array:
     list_offsets, kp, kl, vp, vl, header_starts = view._header_index()
     key_offsets, key_data = view._gather(kp, kl, header_starts, False)
     keys = pa.Array.from_buffers(
@@ -155,7 +157,7 @@ def _headers_column(view: RecordView) -> pa.Array:
     legacy = view.batches["magic"] < 2
     validity, nulls = None, 0
     if legacy.any():
-        has_headers = ~np.repeat(legacy, np.diff(view._record_starts()))
+        has_headers = ~np.repeat(legacy, np.diff(starts))
         validity = pa.py_buffer(np.packbits(has_headers, bitorder="little"))
         nulls = int(np.count_nonzero(~has_headers))
     return pa.Array.from_buffers(
