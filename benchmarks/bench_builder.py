@@ -142,3 +142,25 @@ def test_limit_memcpy(benchmark, get_workload, workload):
     _setup(benchmark, wl, "memcpy", "copy (preallocated)", "limit", len(data), None, over=source)
     dst, src = copy_buffers(data)
     benchmark(np.copyto, dst, src)
+
+
+class _AppendNothing:
+    """A builder whose append does nothing, with BatchBuilder's signature: what the producer
+    loop itself costs (the Python loop and one call a record), the bound any builder called
+    from Python per record pays."""
+
+    def __init__(self, *, max_bytes):
+        pass
+
+    def append(self, value, *, key=None, timestamp=None, headers=()):
+        return True
+
+    def build(self):
+        return b""
+
+
+@pytest.mark.parametrize("workload", BUILD_WORKLOADS)
+def test_limit_python_call(benchmark, get_workload, workload):
+    wl = get_workload(workload)
+    _setup(benchmark, wl, "python loop", "the loop and a call per record", "limit", 0, None)
+    benchmark(_kafkawire_build, _AppendNothing, wl)

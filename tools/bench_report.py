@@ -256,7 +256,7 @@ def group_table(rows: list[Row], stat: str) -> list[str]:
         vs_lim = time_ratio(lim, r)[0] * (r.nbytes / lim.nbytes) if lim else None
         out.append(
             f"| {r.impl} | {what} | {r.seconds * 1e3:.2f} | {r.best * 1e3:.2f} | {r.rounds} "
-            f"| {_fmt_num(r.mbps)} "
+            f"| {_fmt_num(r.mbps) if r.nbytes else '—'} "  # a loop alone writes no bytes
             f"| {r.recps:,.0f} | {_fmt_ratio(vs_peer)} | {_fmt_ratio(vs_lim)} |"
         )
     out.append("")
