@@ -15,7 +15,7 @@ $(DEPS): pyproject.toml
 	$(PY) -m pip install -q "Cython>=3.0.10" "numpy>=2.0" "setuptools>=77" wheel
 	# compat mode: the checkout itself goes on sys.path, so that PySpark's lookup of
 	# top-level pyspark_* modules finds the data sources (see pyspark_kafkawire.py)
-	$(PY) -m pip install -q --no-build-isolation -e ".[test,bench,arrow,spark,dev]" \
+	$(PY) -m pip install -q --no-build-isolation -e ".[test,bench,arrow,spark,registry,dev]" \
 		--config-settings editable_mode=compat
 	touch $@
 

@@ -1,0 +1,129 @@
+# The column table of the registry decoders (src_c/arrow_columns.h) and its hand-over to
+# pyarrow: the decoders append rows in C; finish() wraps the malloc'd buffers as Arrow
+# buffers without copying (each freed with the last Arrow buffer over it).
+#
+# Included by each decoder module (_avro.pyx, _protobuf.pyx).
+
+from cpython.buffer cimport PyBuffer_FillInfo
+from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.stdlib cimport calloc, free
+
+import pyarrow as pa
+
+
+cdef extern from "arrow_columns.h":
+    ctypedef struct kw_buf:
+        uint8_t *p
+        size_t len
+        size_t cap
+
+    ctypedef struct kw_col:
+        int kind
+        int32_t width
+        int64_t length
+        int64_t null_count
+        kw_buf validity
+        kw_buf values
+        kw_buf data
+        int32_t child0
+        int32_t nchildren
+
+    ctypedef struct kw_col_mark:
+        pass
+
+    enum:
+        KWC_NULL, KWC_BOOL, KWC_FIXED, KWC_BINARY, KWC_STRUCT, KWC_LIST
+
+    int kw_col_init(kw_col *col, int kind, int32_t width, int32_t child0, int32_t nchildren)
+    int kw_col_null(kw_col *table, int32_t i) nogil
+    void kw_cols_mark(const kw_col *table, int32_t n, kw_col_mark *marks) nogil
+    void kw_cols_rollback(kw_col *table, int32_t n, const kw_col_mark *marks) nogil
+    void kw_cols_free(kw_col *table, int32_t n)
+
+
+cdef class _Owned:
+    """A malloc'd block exported through the buffer protocol; freed with the object."""
+    cdef uint8_t *p
+    cdef Py_ssize_t n
+
+    def __getbuffer__(self, Py_buffer *view, int flags):
+        PyBuffer_FillInfo(view, self, self.p, self.n, 1, flags)
+
+    def __releasebuffer__(self, Py_buffer *view):
+        pass
+
+    def __dealloc__(self):
+        free(self.p)
+
+
+cdef object _take(kw_buf *b):
+    """The buffer as a pyarrow Buffer that owns the memory (b is left empty)."""
+    if b.len == 0:
+        free(b.p)
+        b.p = NULL
+        b.cap = 0
+        return pa.py_buffer(b"")
+    cdef _Owned o = _Owned.__new__(_Owned)
+    o.p = b.p
+    o.n = <Py_ssize_t>b.len
+    b.p = NULL
+    b.len = b.cap = 0
+    return pa.py_buffer(o)
+
+
+cdef class ColumnTable:
+    """Columns laid out as `layout` says: one (kind, width, child0, nchildren) a column, with
+    its Arrow type in `types`; children of a column are consecutive entries."""
+    cdef kw_col *cols
+    cdef kw_col_mark *marks
+    cdef int32_t n
+    cdef list types
+
+    def __cinit__(self, list layout, list types):
+        self.n = len(layout)
+        self.types = types
+        self.cols = <kw_col *>calloc(max(self.n, 1), sizeof(kw_col))
+        self.marks = <kw_col_mark *>calloc(max(self.n, 1), sizeof(kw_col_mark))
+        if self.cols == NULL or self.marks == NULL:
+            raise MemoryError()
+        cdef int32_t i
+        for i, (kind, width, child0, nchildren) in enumerate(layout):
+            if kw_col_init(&self.cols[i], kind, width, child0, nchildren) < 0:
+                raise MemoryError()
+
+    def __dealloc__(self):
+        if self.cols != NULL:
+            kw_cols_free(self.cols, self.n)
+            free(self.cols)
+        free(self.marks)
+
+    cdef object export(self, int32_t i):
+        cdef kw_col *c = &self.cols[i]
+        t = self.types[i]
+        n = c.length
+        validity = _take(&c.validity) if c.null_count else None
+        if c.null_count == 0:
+            free(c.validity.p)
+            c.validity.p = NULL
+            c.validity.len = c.validity.cap = 0
+        if c.kind == KWC_NULL:
+            return pa.nulls(n)
+        if c.kind == KWC_BOOL or c.kind == KWC_FIXED:
+            return pa.Array.from_buffers(t, n, [validity, _take(&c.values)],
+                                         null_count=c.null_count)
+        if c.kind == KWC_BINARY:
+            return pa.Array.from_buffers(t, n, [validity, _take(&c.values), _take(&c.data)],
+                                         null_count=c.null_count)
+        children = [self.export(c.child0 + k) for k in range(c.nchildren)]
+        if c.kind == KWC_STRUCT:
+            return pa.Array.from_buffers(t, n, [validity], null_count=c.null_count,
+                                         children=children)
+        return pa.Array.from_buffers(t, n, [validity, _take(&c.values)],
+                                     null_count=c.null_count, children=children)
+
+    def finish(self, int32_t root):
+        """The root column as a pyarrow array (the table is spent afterwards)."""
+        return self.export(root)
+
+    def __len__(self):
+        return self.n

@@ -1,0 +1,292 @@
+/* Growable Arrow column builders for the schema-registry decoders (kafkawire.registry).
+ *
+ * A decoder appends one row at a time to a table of columns laid out as Arrow arrays
+ * (validity bitmap, fixed-width values or int32 offsets, variable data, children by index);
+ * kafkawire/registry/_columns.pxi hands the finished buffers to pyarrow without copying.
+ * Everything here is static inline: the decoders' loops call these per field.
+ *
+ * Every append can fail only on allocation (or an int32 offset overflowing 2 GiB): those
+ * return -1 and the decoder stops; a record that is bad is undone with kw_cols_rollback to
+ * the marks taken before it, then appended as a null row.
+ */
+#ifndef KW_ARROW_COLUMNS_H
+#define KW_ARROW_COLUMNS_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    uint8_t *p;
+    size_t len, cap;
+} kw_buf;
+
+/* Physical layouts; the Arrow type (timestamp, date, decimal, map...) is the Python side's. */
+enum kw_col_kind {
+    KWC_NULL = 0,   /* no buffers (Arrow null type) */
+    KWC_BOOL = 1,   /* values: bitmap */
+    KWC_FIXED = 2,  /* values: `width` bytes a row (ints, floats, decimal128, fixed binary) */
+    KWC_BINARY = 3, /* values: int32 offsets (n + 1), data: bytes */
+    KWC_STRUCT = 4, /* children only */
+    KWC_LIST = 5,   /* values: int32 offsets (n + 1), one child (maps: a struct child) */
+};
+
+typedef struct {
+    int kind;
+    int32_t width;       /* KWC_FIXED: bytes per row */
+    int64_t length;      /* rows */
+    int64_t null_count;
+    kw_buf validity;     /* bitmap, one bit a row (1 = valid) */
+    kw_buf values;
+    kw_buf data;
+    int32_t child0;      /* first child's index in the table (children are consecutive) */
+    int32_t nchildren;
+} kw_col;
+
+/* What kw_cols_rollback needs to undo the rows appended after a mark. */
+typedef struct {
+    int64_t length, null_count;
+    size_t values_len, data_len;
+} kw_col_mark;
+
+static inline int kw_buf_reserve(kw_buf *b, size_t extra) {
+    size_t need = b->len + extra;
+    if (need <= b->cap)
+        return 0;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < need)
+        cap = cap * 2;
+    uint8_t *p = (uint8_t *)realloc(b->p, cap);
+    if (!p)
+        return -1;
+    b->p = p;
+    b->cap = cap;
+    return 0;
+}
+
+static inline void kw_buf_free(kw_buf *b) {
+    free(b->p);
+    b->p = NULL;
+    b->len = b->cap = 0;
+}
+
+/* Sets row `col->length`'s validity bit and counts the row. */
+static inline int kw_col_bit(kw_col *col, int valid) {
+    int64_t row = col->length;
+    if ((row & 7) == 0) {
+        if (kw_buf_reserve(&col->validity, 1) < 0)
+            return -1;
+        col->validity.p[col->validity.len++] = 0;
+    }
+    if (valid)
+        col->validity.p[row >> 3] |= (uint8_t)(1u << (row & 7));
+    else
+        col->null_count++;
+    col->length = row + 1;
+    return 0;
+}
+
+/* A fresh column's first offset (KWC_BINARY and KWC_LIST start with offset 0). */
+static inline int kw_col_init(kw_col *col, int kind, int32_t width, int32_t child0,
+                              int32_t nchildren) {
+    memset(col, 0, sizeof(*col));
+    col->kind = kind;
+    col->width = width;
+    col->child0 = child0;
+    col->nchildren = nchildren;
+    if (kind == KWC_BINARY || kind == KWC_LIST) {
+        if (kw_buf_reserve(&col->values, 4) < 0)
+            return -1;
+        memset(col->values.p, 0, 4);
+        col->values.len = 4;
+    }
+    return 0;
+}
+
+static inline int32_t kw_col_last_offset(const kw_col *col) {
+    int32_t v;
+    memcpy(&v, col->values.p + col->values.len - 4, 4);
+    return v;
+}
+
+static inline int kw_col_push_offset(kw_col *col, int64_t offset) {
+    if (offset > INT32_MAX)
+        return -1; /* the caller reports "over 2 GiB in one column" */
+    if (kw_buf_reserve(&col->values, 4) < 0)
+        return -1;
+    int32_t v = (int32_t)offset;
+    memcpy(col->values.p + col->values.len, &v, 4);
+    col->values.len += 4;
+    return 0;
+}
+
+/* Room for one fixed-width value; the caller writes `width` bytes there. */
+static inline uint8_t *kw_col_fixed_slot(kw_col *col) {
+    if (kw_buf_reserve(&col->values, (size_t)col->width) < 0 || kw_col_bit(col, 1) < 0)
+        return NULL;
+    uint8_t *slot = col->values.p + col->values.len;
+    col->values.len += (size_t)col->width;
+    return slot;
+}
+
+static inline int kw_col_i32(kw_col *col, int32_t v) {
+    uint8_t *s = kw_col_fixed_slot(col);
+    if (!s)
+        return -1;
+    memcpy(s, &v, 4);
+    return 0;
+}
+
+static inline int kw_col_i64(kw_col *col, int64_t v) {
+    uint8_t *s = kw_col_fixed_slot(col);
+    if (!s)
+        return -1;
+    memcpy(s, &v, 8);
+    return 0;
+}
+
+static inline int kw_col_f32(kw_col *col, float v) {
+    uint8_t *s = kw_col_fixed_slot(col);
+    if (!s)
+        return -1;
+    memcpy(s, &v, 4);
+    return 0;
+}
+
+static inline int kw_col_f64(kw_col *col, double v) {
+    uint8_t *s = kw_col_fixed_slot(col);
+    if (!s)
+        return -1;
+    memcpy(s, &v, 8);
+    return 0;
+}
+
+/* KWC_BOOL: values is a bitmap parallel to the validity bitmap. */
+static inline int kw_col_bool(kw_col *col, int v) {
+    int64_t row = col->length;
+    if ((row & 7) == 0) {
+        if (kw_buf_reserve(&col->values, 1) < 0)
+            return -1;
+        col->values.p[col->values.len++] = 0;
+    }
+    if (v)
+        col->values.p[row >> 3] |= (uint8_t)(1u << (row & 7));
+    return kw_col_bit(col, 1);
+}
+
+static inline int kw_col_binary(kw_col *col, const uint8_t *p, size_t n) {
+    if (kw_buf_reserve(&col->data, n) < 0)
+        return -1;
+    memcpy(col->data.p + col->data.len, p, n);
+    col->data.len += n;
+    if (kw_col_push_offset(col, (int64_t)col->data.len) < 0)
+        return -1;
+    return kw_col_bit(col, 1);
+}
+
+/* Closes a list row whose elements were appended to the child. */
+static inline int kw_col_list_end(kw_col *col, kw_col *child) {
+    if (kw_col_push_offset(col, child->length) < 0)
+        return -1;
+    return kw_col_bit(col, 1);
+}
+
+/* A null row of column `i` (and, for a struct, of each child: Arrow's children have the
+ * struct's length). */
+static int kw_col_null(kw_col *table, int32_t i) {
+    kw_col *col = &table[i];
+    switch (col->kind) {
+    case KWC_NULL:
+        col->length++;
+        col->null_count++;
+        return 0;
+    case KWC_BOOL:
+        if ((col->length & 7) == 0) {
+            if (kw_buf_reserve(&col->values, 1) < 0)
+                return -1;
+            col->values.p[col->values.len++] = 0;
+        }
+        break;
+    case KWC_FIXED:
+        if (kw_buf_reserve(&col->values, (size_t)col->width) < 0)
+            return -1;
+        memset(col->values.p + col->values.len, 0, (size_t)col->width);
+        col->values.len += (size_t)col->width;
+        break;
+    case KWC_BINARY:
+    case KWC_LIST:
+        if (kw_col_push_offset(col, kw_col_last_offset(col)) < 0)
+            return -1;
+        break;
+    case KWC_STRUCT:
+        for (int32_t c = 0; c < col->nchildren; c++)
+            if (kw_col_null(table, col->child0 + c) < 0)
+                return -1;
+        break;
+    }
+    return kw_col_bit(col, 0);
+}
+
+static inline void kw_cols_mark(const kw_col *table, int32_t n, kw_col_mark *marks) {
+    for (int32_t i = 0; i < n; i++) {
+        marks[i].length = table[i].length;
+        marks[i].null_count = table[i].null_count;
+        marks[i].values_len = table[i].values.len;
+        marks[i].data_len = table[i].data.len;
+    }
+}
+
+/* Undoes every append after the marks (bits past the new length are cleared, since appends
+ * only set bits). */
+static inline void kw_cols_rollback(kw_col *table, int32_t n, const kw_col_mark *marks) {
+    for (int32_t i = 0; i < n; i++) {
+        kw_col *col = &table[i];
+        int64_t len = marks[i].length;
+        col->length = len;
+        col->null_count = marks[i].null_count;
+        col->values.len = marks[i].values_len;
+        col->data.len = marks[i].data_len;
+        size_t bytes = (size_t)((len + 7) >> 3);
+        col->validity.len = bytes;
+        if (len & 7)
+            col->validity.p[bytes - 1] &= (uint8_t)((1u << (len & 7)) - 1);
+        if (col->kind == KWC_BOOL) {
+            col->values.len = bytes;
+            if (len & 7)
+                col->values.p[bytes - 1] &= (uint8_t)((1u << (len & 7)) - 1);
+        }
+    }
+}
+
+static inline void kw_cols_free(kw_col *table, int32_t n) {
+    for (int32_t i = 0; i < n; i++) {
+        kw_buf_free(&table[i].validity);
+        kw_buf_free(&table[i].values);
+        kw_buf_free(&table[i].data);
+    }
+}
+
+/* ---- the wire's integers ---------------------------------------------------------------- */
+
+/* Unsigned LEB128 varint of up to 10 bytes; returns bytes read, 0 when it runs past `end` or
+ * is longer than 10 bytes. */
+static inline int kw_uvarint64(const uint8_t *p, const uint8_t *end, uint64_t *out) {
+    uint64_t v = 0;
+    for (int i = 0; i < 10; i++) {
+        if (p + i >= end)
+            return 0;
+        uint8_t b = p[i];
+        v |= (uint64_t)(b & 0x7F) << (7 * i);
+        if (!(b & 0x80)) {
+            *out = v;
+            return i + 1;
+        }
+    }
+    return 0;
+}
+
+static inline int64_t kw_unzigzag64(uint64_t v) {
+    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+#endif
