@@ -206,7 +206,7 @@ def arrow_type(schema: Any, named: dict, _stack: tuple = ()) -> pa.DataType:
             ]
         )
     if kind == "union":
-        has_null, nonnull = _union_parts(s, named)
+        _has_null, nonnull = _union_parts(s, named)
         if len(nonnull) == 1:
             return arrow_type(nonnull[0], named, _stack)
         if not nonnull:
@@ -522,7 +522,7 @@ class _Compiler:
     def program(self, root: int):
         from kafkawire.registry._avro import NODE_SIZE, Program
 
-        assert NODE_SIZE == _NODE.size, "kw_avro_node layout changed"
+        assert _NODE.size == NODE_SIZE, "kw_avro_node layout changed"
         nodes = b"".join(_NODE.pack(*n) for n in self.nodes)
         return Program(
             nodes,
@@ -589,7 +589,7 @@ class Compiled:
 def compile_programs(reader: Any, rnamed: dict, writers: list[tuple[Any, dict]]) -> Compiled:
     """Programs for each writer schema (parsed, with its named types) read as ``reader``.
     A reader that is not a record is wrapped in a struct with one field, ``value``."""
-    rs, rk = _kind(reader, rnamed)
+    _rs, rk = _kind(reader, rnamed)
     wrapped = rk != "record"
     t = arrow_type(reader, rnamed)
     root_type = pa.struct([pa.field("value", t)]) if wrapped else t
