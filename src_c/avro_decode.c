@@ -23,7 +23,7 @@ static int av_fail(av_ctx *cx, int code, int32_t node, const uint8_t *at) {
     return -1;
 }
 
-static inline int av_long(av_ctx *cx, int32_t node, const uint8_t **pp, int64_t *out) {
+static inline __attribute__((always_inline)) int av_long(av_ctx *cx, int32_t node, const uint8_t **pp, int64_t *out) {
     const uint8_t *p = *pp;
     /* one-byte values are most of them */
     if (p < cx->end && !(*p & 0x80)) {
@@ -104,7 +104,7 @@ static int av_utf8_ok(const uint8_t *p, size_t n) {
 
 static int av_run(av_ctx *cx, int32_t ni, const uint8_t **pp);
 
-static inline int av_number(av_ctx *cx, const kw_avro_node *nd, int32_t ni, int64_t iv,
+static inline __attribute__((always_inline)) int av_number(av_ctx *cx, const kw_avro_node *nd, int32_t ni, int64_t iv,
                             double dv, int is_float) {
     kw_col *col = &cx->table[nd->col];
     int rc;

@@ -5,9 +5,10 @@
 # Included by each decoder module (_avro.pyx, _protobuf.pyx).
 
 from cpython.buffer cimport PyBuffer_FillInfo
-from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t
 from libc.stdlib cimport calloc, free
 
+import numpy as np
 import pyarrow as pa
 
 
@@ -127,3 +128,40 @@ cdef class ColumnTable:
 
     def __len__(self):
         return self.n
+
+
+def scan_framing(const uint8_t[::1] data, const int64_t[::1] offsets, const uint8_t[::1] valid):
+    """The registry framing of each value: (starts after the prefix, magic byte or -1 for a
+    null or empty value, the 4-byte schema id of magic-0 values or -1). Magic 0 needs 5
+    bytes, magic 1 (a GUID) 17: shorter values keep magic -2."""
+    cdef Py_ssize_t n = valid.shape[0], i
+    starts = np.empty(n, np.int64)
+    magic = np.empty(n, np.int16)
+    ids = np.empty(n, np.int64)
+    cdef int64_t[::1] s = starts, d = ids
+    cdef int16_t[::1] m = magic
+    cdef int64_t a, length
+    cdef const uint8_t *p
+    with nogil:
+        for i in range(n):
+            a = offsets[i]
+            length = offsets[i + 1] - a
+            s[i] = a
+            d[i] = -1
+            if not valid[i] or length < 1:
+                m[i] = -1
+                continue
+            p = &data[a]
+            m[i] = p[0]
+            if p[0] == 0:
+                if length < 5:
+                    m[i] = -2
+                    continue
+                d[i] = (<int64_t>p[1] << 24) | (<int64_t>p[2] << 16) | (<int64_t>p[3] << 8) | p[4]
+                s[i] = a + 5
+            elif p[0] == 1:
+                if length < 17:
+                    m[i] = -2
+                    continue
+                s[i] = a + 17
+    return starts, magic, ids

@@ -111,11 +111,15 @@ def _header_ids(headers: pa.Array | None, name: str, n: int) -> dict[int, bytes]
 
 def frame(column: pa.Array, headers: pa.Array | None = None, *, key: bool = False) -> _Frames:
     """Reads the framing of every value (see the module docstring)."""
+    from kafkawire.registry._avro import scan_framing
+
     data, offsets, valid = _binary_parts(column)
     n = len(valid)
-    starts = offsets[:-1].copy()
+    lengths = offsets[1:] - offsets[:-1]
+    starts, magic, ids = scan_framing(
+        data if len(data) else np.zeros(1, np.uint8), offsets, valid.view(np.uint8)
+    )
     ends = offsets[1:].copy()
-    lengths = ends - starts
     keys = np.full(n, -2, dtype=np.int64)
     keys[~valid] = -1
     errors: dict[int, str] = {}
@@ -128,27 +132,18 @@ def frame(column: pa.Array, headers: pa.Array | None = None, *, key: bool = Fals
             schemas.append(ref)
         return index[ref]
 
-    has = valid & (lengths >= 1)
-    magic = np.full(n, -1, dtype=np.int16)
-    magic[has] = data[starts[has]]
-    by_id = valid & (magic == 0) & (lengths >= 5)
+    by_id = magic == 0
     if by_id.any():
-        s = starts[by_id]
-        ids = (
-            (data[s + 1].astype(np.int64) << 24)
-            | (data[s + 2].astype(np.int64) << 16)
-            | (data[s + 3].astype(np.int64) << 8)
-            | data[s + 4].astype(np.int64)
-        )
-        uniq, inverse = np.unique(ids, return_inverse=True)
-        mapped = np.array([intern(("id", int(u))) for u in uniq], dtype=np.int64)
-        keys[by_id] = mapped[inverse]
-        starts[by_id] += 5
-    by_guid = np.flatnonzero(valid & (magic == 1) & (lengths >= 17))
-    for row in by_guid:
-        s = int(starts[row])
+        first = ids[np.argmax(by_id)]
+        if (ids[by_id] == first).all():  # the usual column: one schema
+            keys[by_id] = intern(("id", int(first)))
+        else:
+            uniq, inverse = np.unique(ids[by_id], return_inverse=True)
+            mapped = np.array([intern(("id", int(u))) for u in uniq], dtype=np.int64)
+            keys[by_id] = mapped[inverse]
+    for row in np.flatnonzero(magic == 1):
+        s = int(offsets[row])
         keys[row] = intern(("guid", str(uuid.UUID(bytes=bytes(data[s + 1 : s + 17])))))
-        starts[row] += 17
     for row, value in _header_ids(
         headers, KEY_SCHEMA_HEADER if key else VALUE_SCHEMA_HEADER, n
     ).items():
@@ -263,12 +258,16 @@ def decode_column(
     for row in errors:
         good[row] = False
     ids[good] = schema_id_of[keys[good]]
-    error_list = [None] * n
-    for row, text in errors.items():
-        error_list[row] = text
+    if errors:
+        error_list = [None] * n
+        for row, text in errors.items():
+            error_list[row] = text
+        error_column = pa.array(error_list, pa.string())
+    else:
+        error_column = pa.nulls(n, pa.string())
     return Decoded(
         values,
-        pa.array(error_list, pa.string()),
+        error_column,
         pa.array(ids, pa.int32(), mask=ids < 0),
     )
 
