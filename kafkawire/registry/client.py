@@ -406,7 +406,7 @@ class SchemaRegistryClient:
         headers: Mapping[str, str] | None = None,
         config: Mapping[str, str] | None = None,
     ) -> None:
-        given = {
+        given: dict[str, Any] = {
             "basic_auth": basic_auth,
             "bearer_token": bearer_token,
             "ssl_cafile": ssl_cafile,
@@ -443,6 +443,7 @@ class SchemaRegistryClient:
         self._latest_ttl = float(given["latest_ttl"])
 
         self._lock = threading.Lock()
+        self._write_lock = threading.Lock()  # the file registry's register()
         self._by_id: dict[tuple[int, str | None], Schema] = {}
         self._by_guid: dict[str, Schema] = {}
         self._by_version: dict[tuple[str, int], Schema] = {}
@@ -453,6 +454,8 @@ class SchemaRegistryClient:
         self._urls: list[str] = []
         self._auth_kind: str | None = None
 
+        if isinstance(url, str):
+            url = url.strip()
         if isinstance(url, os.PathLike) or (isinstance(url, str) and not _SCHEME.match(url)):
             self._dir = self._directory(os.fspath(url), url)
             return
@@ -481,7 +484,7 @@ class SchemaRegistryClient:
 
     def _init_http(self, url: str, given: dict[str, Any], context: ssl.SSLContext | None) -> None:
         userinfo: tuple[str, str] | None = None
-        self._targets: dict[str, tuple[str, str, int | None, str]] = {}
+        self._targets: dict[str, tuple[str, str, str]] = {}
         for raw in url.split(","):
             raw = raw.strip()
             if not raw:
@@ -512,7 +515,8 @@ class SchemaRegistryClient:
                 hostport += f":{port}"
             clean = f"{scheme}://{hostport}{parts.path.rstrip('/')}"
             self._urls.append(clean)
-            self._targets[clean] = (scheme, host, port, parts.path.rstrip("/"))
+            # http.client takes "host:port" (IPv6 hosts in brackets) and splits it itself
+            self._targets[clean] = (scheme, hostport, parts.path.rstrip("/"))
         if not self._urls:
             raise ValueError("no schema registry url given")
 
@@ -775,14 +779,17 @@ class SchemaRegistryClient:
         pending = list(schema.references)
         while pending:
             ref = pending.pop(0)
-            if (ref.subject, ref.version) in seen:
-                if ref.name not in found:
-                    found[ref.name] = self.version(ref.subject, ref.version)
+            if ref.name in found and (ref.subject, ref.version) in seen:
                 continue
-            seen.add((ref.subject, ref.version))
-            target = self.version(ref.subject, ref.version)
+            # version -1 is the registry's "latest"
+            if ref.version == -1:
+                target = self.latest_version(ref.subject)
+            else:
+                target = self.version(ref.subject, ref.version)
             found.setdefault(ref.name, target)
-            pending.extend(target.references)
+            if (ref.subject, ref.version) not in seen:
+                seen.add((ref.subject, ref.version))
+                pending.extend(target.references)
         return found
 
     def close(self) -> None:
@@ -868,10 +875,13 @@ class SchemaRegistryClient:
                     status, payload = self._send(base, method, path, headers, data)
                 except ssl.SSLCertVerificationError as e:
                     dead.add(base)
-                    last_cause = f"{base}: TLS certificate verification failed ({e.verify_message})"
+                    reason = e.verify_message or str(e)
+                    last_cause = f"{base}: TLS certificate verification failed ({reason})"
+                    last_status = last_code = None
                     continue
                 except (OSError, http.client.HTTPException) as e:
                     last_cause = f"{base}: {_describe(e)}"
+                    last_status = last_code = None
                     continue
                 if status in _RETRIABLE_STATUS:
                     last_status = status
@@ -892,14 +902,14 @@ class SchemaRegistryClient:
     def _send(
         self, base: str, method: str, path: str, headers: dict[str, str], data: bytes | None
     ) -> tuple[int, bytes]:
-        scheme, host, port, prefix = self._targets[base]
+        scheme, hostport, prefix = self._targets[base]
         conn: http.client.HTTPConnection
         if scheme == "https":
             conn = http.client.HTTPSConnection(
-                host, port, timeout=self._timeout, context=self._context
+                hostport, timeout=self._timeout, context=self._context
             )
         else:
-            conn = http.client.HTTPConnection(host, port, timeout=self._timeout)
+            conn = http.client.HTTPConnection(hostport, timeout=self._timeout)
         try:
             conn.request(method, prefix + path, body=data, headers=headers)
             response = conn.getresponse()
@@ -982,7 +992,7 @@ class SchemaRegistryClient:
         kind = schema.schema_type.upper()
         if kind not in _FILE_EXTENSIONS:
             raise ValueError(f"schema_type is one of {SCHEMA_TYPES}, not {schema.schema_type!r}")
-        with self._lock:  # one writer per client; O_EXCL guards against other processes
+        with self._write_lock:  # one writer per client; O_EXCL guards other processes
             existing = self._file_lookup(subject, schema)
             if existing is not None:
                 return existing
@@ -1043,8 +1053,8 @@ def _quote(subject: str) -> str:
 
 
 def _describe(error: BaseException) -> str:
-    if isinstance(error, TimeoutError):
-        return f"timed out ({error})" if str(error) else "timed out"
+    if isinstance(error, TimeoutError) and str(error) in ("", "timed out"):
+        return "timed out"
     return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 

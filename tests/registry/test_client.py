@@ -4,6 +4,7 @@ confluent-kafka's own registry client and serializers also talk to) and file reg
 from __future__ import annotations
 
 import json
+import ssl
 import struct
 import threading
 import time
@@ -19,6 +20,7 @@ from kafkawire.registry.errors import (
     RegistryUnavailableError,
     SchemaNotFoundError,
 )
+from tests.registry.registry_server import start_registry
 from tests.support.broker import free_port
 
 USER = {
@@ -482,6 +484,38 @@ def test_https_with_the_ca(registry_server_tls, subject):
         SchemaRegistryClient(server.url.replace("https", "http"), retries=0).subjects()
 
 
+def test_https_with_a_client_certificate(tmp_path, subject):
+    trustme = pytest.importorskip("trustme")
+    ca = trustme.CA()
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("127.0.0.1").configure_cert(context)
+    ca.configure_trust(context)
+    context.verify_mode = ssl.CERT_REQUIRED
+    ca_file, cert_file, key_file = (tmp_path / n for n in ("ca.pem", "cert.pem", "key.pem"))
+    ca.cert_pem.write_to_path(str(ca_file))
+    client_cert = ca.issue_cert("kafkawire-client")
+    client_cert.cert_chain_pems[0].write_to_path(str(cert_file))
+    client_cert.private_key_pem.write_to_path(str(key_file))
+    server = start_registry(tls=context)
+    try:
+        client = SchemaRegistryClient.from_config(
+            {
+                "url": server.url,
+                "ssl.ca.location": str(ca_file),
+                "ssl.certificate.location": str(cert_file),
+                "ssl.key.location": str(key_file),
+            }
+        )
+        assert client.register(subject, avro(USER)).schema_id == 1
+        without = SchemaRegistryClient(server.url, ssl_cafile=ca_file, retries=0)
+        with pytest.raises(RegistryUnavailableError, match=r"SSLError|Reset|EOF|Disconnected"):
+            without.subjects()
+    finally:
+        server.stop()
+    with pytest.raises(ValueError, match="TLS files"):
+        SchemaRegistryClient("https://h:1", ssl_cafile=tmp_path / "absent.pem")
+
+
 # -- a registry that goes down --------------------------------------------------------------
 
 
@@ -655,6 +689,9 @@ def test_repr_never_shows_secrets():
         assert "pa55word" not in repr(client) and "pa55word" not in client.url
     assert repr(SchemaRegistryClient("https://user:pa55word@reg.example:8081/prefix/")) == (
         "SchemaRegistryClient('https://reg.example:8081/prefix', auth=basic)"
+    )
+    assert SchemaRegistryClient("http://[::1]:8081,http://[::1]").url == (
+        "http://[::1]:8081,http://[::1]"
     )
 
 
