@@ -109,6 +109,9 @@ class ConsumerBatch(ArrowFrames):
     """What one columnar poll gives: each partition's records, in offset order."""
 
     partitions: list[PartitionRecords]
+    # registry deserializers (kafkawire.registry.RegistryDeserializer) to_arrow() applies
+    value_deserializer: Any = None
+    key_deserializer: Any = None
 
     def __len__(self) -> int:
         return sum(len(p) for p in self.partitions)
@@ -121,7 +124,20 @@ class ConsumerBatch(ArrowFrames):
         return [r for part in self.partitions for r in part.records()]
 
     def to_arrow(self, *, include_headers: bool = True, binary: str = "plain") -> pa.Table:
-        """One table of every partition's rows (the Kafka columns, see RecordView.to_arrow)."""
+        """One table of every partition's rows (the Kafka columns, see RecordView.to_arrow),
+        with the value and key columns decoded by the consumer's value_deserializer and
+        key_deserializer, when it has them."""
+        table = self._concat(True, binary)
+        if self.value_deserializer is not None:
+            table = self.value_deserializer.apply(table)
+        if self.key_deserializer is not None:
+            table = self.key_deserializer.apply(table, key=True)
+        return table if include_headers else table.drop_columns(["headers"])
+
+    def _kafka_table(self) -> pa.Table:
+        return self._concat(True, "plain")
+
+    def _concat(self, include_headers: bool, binary: str) -> pa.Table:
         import pyarrow as pa
 
         from kafkawire.records.arrow import arrow_schema

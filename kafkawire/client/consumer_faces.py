@@ -36,6 +36,9 @@ class _ConsumerMethods:
         config: Mapping[str, Any] | None = None,
         **settings: Any,
     ) -> None:
+        # registry deserializers of poll_batch(): kafkawire.registry.RegistryDeserializer
+        self.value_deserializer = settings.pop("value_deserializer", None)
+        self.key_deserializer = settings.pop("key_deserializer", None)
         client, consumer = consumer_config(bootstrap_servers, config, **settings)
         self._core = ClientCore(client)
         self._consumer = ConsumerCore(self._core, consumer)
@@ -182,7 +185,11 @@ class Consumer(_ConsumerMethods):
     def poll_batch(self, timeout: float | None = 1.0, max_records: int | None = None):
         """``poll``, columnar: a ConsumerBatch of per-partition RecordViews (no Python
         object per record; ``to_arrow()`` for one table)."""
-        return ConsumerBatch(self._run(self._poll_flow(timeout, max_records)))
+        return ConsumerBatch(
+            self._run(self._poll_flow(timeout, max_records)),
+            self.value_deserializer,
+            self.key_deserializer,
+        )
 
     def __iter__(self) -> Iterator[ConsumerRecord]:
         while True:
@@ -230,7 +237,11 @@ class AsyncConsumer(_ConsumerMethods):
         return _records(await self._run(self._poll_flow(timeout, max_records)))
 
     async def poll_batch(self, timeout: float | None = 1.0, max_records: int | None = None):
-        return ConsumerBatch(await self._run(self._poll_flow(timeout, max_records)))
+        return ConsumerBatch(
+            await self._run(self._poll_flow(timeout, max_records)),
+            self.value_deserializer,
+            self.key_deserializer,
+        )
 
     async def __aiter__(self) -> AsyncIterator[ConsumerRecord]:
         while True:

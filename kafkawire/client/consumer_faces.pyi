@@ -4,6 +4,7 @@ from types import TracebackType
 from typing import Any
 
 from kafkawire.records import ConsumerRecord
+from kafkawire.registry.deserializer import RegistryDeserializer
 
 from .consumer import ConsumerBatch
 from .transactions import ConsumerGroupMetadata
@@ -19,6 +20,8 @@ class _Common:
         bootstrap_servers: str | Sequence[str] | None = None,
         *,
         config: Mapping[str, Any] | None = None,
+        value_deserializer: RegistryDeserializer | None = None,
+        key_deserializer: RegistryDeserializer | None = None,
         **settings: Any,
     ) -> None: ...
     def subscribe(

@@ -97,10 +97,32 @@ class FetchedPartition:
 
 
 class ArrowFrames:
-    """to_pandas() and to_polars() for the record collections that have to_arrow()."""
+    """to_pandas(), to_polars() and the registry decoders for the record collections that
+    have to_arrow()."""
 
     def to_arrow(self, *, include_headers: bool = True) -> pa.Table:
         raise NotImplementedError
+
+    def _kafka_table(self) -> pa.Table:
+        """The Kafka columns as stored (no deserializer applied)."""
+        return self.to_arrow(include_headers=True)
+
+    def decode_values(self, registry, *, reader_schema=None, format=None, on_error="raise"):
+        """The registry-framed values decoded into a pyarrow StructArray, one row a record
+        (see RecordView.decode_values and kafkawire.registry)."""
+        return self._decode(registry, False, reader_schema, format, on_error)
+
+    def decode_keys(self, registry, *, reader_schema=None, format=None, on_error="raise"):
+        """The registry-framed keys decoded as decode_values decodes the values."""
+        return self._decode(registry, True, reader_schema, format, on_error)
+
+    def _decode(self, registry, key, reader_schema, format, on_error):
+        from kafkawire.registry.deserializer import RegistryDeserializer
+
+        table = self._kafka_table()
+        spec = RegistryDeserializer(registry, reader_schema, format, on_error)
+        column = table.column("key" if key else "value").combine_chunks()
+        return spec.decode(column, table.column("headers").combine_chunks(), key=key).values
 
     def to_pandas(self, *, include_headers: bool = True):
         """to_arrow()'s columns as a pandas DataFrame (needs pandas)."""

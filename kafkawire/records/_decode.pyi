@@ -5,6 +5,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kafkawire.compression import Codec
+from kafkawire.registry.client import Schema, SchemaRegistryClient
 
 Buffer = bytes | bytearray | memoryview | Any  # anything with the buffer protocol (mmap, ...)
 Header = tuple[str, bytes | None]
@@ -238,6 +239,24 @@ class RecordView:
         include_headers: bool = True,
     ) -> Any:
         """to_arrow()'s columns as a polars DataFrame (needs polars)."""
+    def decode_values(
+        self,
+        registry: SchemaRegistryClient,
+        *,
+        reader_schema: Schema | int | None = None,
+        format: Literal["avro", "protobuf", "json"] | None = None,
+        on_error: Literal["raise", "null"] = "raise",
+    ) -> Any:
+        """The registry-framed values decoded into a pyarrow StructArray (one row a record)."""
+    def decode_keys(
+        self,
+        registry: SchemaRegistryClient,
+        *,
+        reader_schema: Schema | int | None = None,
+        format: Literal["avro", "protobuf", "json"] | None = None,
+        on_error: Literal["raise", "null"] = "raise",
+    ) -> Any:
+        """The registry-framed keys decoded into a pyarrow StructArray."""
     def __len__(self) -> int: ...
     @overload
     def __getitem__(self, i: int) -> Record: ...

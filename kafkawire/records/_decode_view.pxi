@@ -287,6 +287,22 @@ cdef class RecordView:
         return polars.from_arrow(self.to_arrow(topic=topic, partition=partition,
                                                include_headers=include_headers))
 
+    def decode_values(self, registry, *, reader_schema=None, format=None, on_error="raise"):
+        """The values, framed by a schema registry (Avro, Protobuf or JSON Schema), decoded
+        into one pyarrow StructArray: one row per record, null for null values (and, with
+        on_error="null", for values that do not decode). See kafkawire.registry."""
+        from kafkawire.registry.decode import decode_view
+
+        return decode_view(self, registry, key=False, reader_schema=reader_schema,
+                           format=format, on_error=on_error).values
+
+    def decode_keys(self, registry, *, reader_schema=None, format=None, on_error="raise"):
+        """The keys decoded as decode_values decodes the values."""
+        from kafkawire.registry.decode import decode_view
+
+        return decode_view(self, registry, key=True, reader_schema=reader_schema,
+                           format=format, on_error=on_error).values
+
     def __repr__(self):
         if self.n == 0:
             return (f"<RecordView 0 records, next_offset={self.next_offset}, "

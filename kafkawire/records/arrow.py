@@ -169,6 +169,20 @@ def _headers_column(view: RecordView, starts) -> pa.Array:
     )
 
 
+def binary_field(view: RecordView, which: str) -> pa.Array:
+    """The view's keys (``which="key"``) or values as one binary column."""
+    kp, kl, vp, vl = view._columns()
+    pos, lengths = (kp, kl) if which == "key" else (vp, vl)
+    return _binary_column(view, pos, lengths, view._record_starts(), "plain")
+
+
+def headers_field(view: RecordView) -> pa.Array | None:
+    """The view's headers column (None when no record has a header)."""
+    if not view.num_headers:
+        return None
+    return _headers_column(view, view._record_starts())
+
+
 def _repeat_string(value: str | None, n: int) -> pa.Array:
     if value is None:
         return pa.nulls(n, pa.string())

@@ -227,6 +227,11 @@ def decode_column(
     if reader_schema is None:
         reader_schema = _newest(writers)
     if reader_schema is None:
+        if not errors_possible(frames):
+            # nothing to decode and no schema to say the type: null rows of an empty struct
+            return Decoded(
+                pa.nulls(n, pa.struct([])), pa.nulls(n, pa.string()), pa.nulls(n, pa.int32())
+            )
         wanted = _FORMATS[format] if format else "AVRO"
         raise SchemaError(
             f"no value in the column names a schema: pass reader_schema= ({wanted} expected)"
@@ -270,6 +275,35 @@ def decode_column(
         error_column,
         pa.array(ids, pa.int32(), mask=ids < 0),
     )
+
+
+def decode_view(
+    view,
+    registry: SchemaRegistryClient,
+    *,
+    key: bool = False,
+    reader_schema: Schema | int | None = None,
+    format: str | None = None,
+    on_error: OnError = "raise",
+) -> Decoded:
+    """decode_column over a RecordView's keys or values (with its headers, for ids carried
+    in a ``__value_schema_id`` / ``__key_schema_id`` header)."""
+    from kafkawire.records.arrow import binary_field, headers_field
+
+    return decode_column(
+        binary_field(view, "key" if key else "value"),
+        registry,
+        headers=headers_field(view),
+        key=key,
+        reader_schema=reader_schema,
+        format=format,
+        on_error=on_error,
+    )
+
+
+def errors_possible(frames: _Frames) -> bool:
+    """Whether any value is not null (all-null columns need no schema)."""
+    return bool((frames.keys != -1).any())
 
 
 def _name(ref) -> str:
