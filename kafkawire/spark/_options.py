@@ -9,6 +9,7 @@ import re
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from kafkawire.client import (
     EARLIEST,
@@ -26,6 +27,9 @@ from kafkawire.client.errors import ConfigError
 from kafkawire.client.producer_config import producer_config
 from kafkawire.client.sasl import sasl_authenticator
 from kafkawire.errors import KafkawireError
+
+if TYPE_CHECKING:
+    from kafkawire.spark._registry import PlannedRead, PlannedWrite, RegistryRead, RegistryWrite
 
 
 class OptionError(KafkawireError, ValueError):
@@ -108,6 +112,25 @@ READ_OPTIONS = (
     "fetchOffset.retryIntervalMs",
     "groupIdPrefix",
 )
+# schema-registry formats (kafkawire.spark._registry), besides the schema.registry.* options
+REGISTRY_READ_OPTIONS = tuple(
+    f"{column}{name}"
+    for column in ("key", "value")
+    for name in ("Format", "SchemaId", "Subject", "Errors")
+)
+REGISTRY_WRITE_OPTIONS = (
+    *(
+        f"{column}{name}"
+        for column in ("key", "value")
+        for name in ("Format", "SchemaId", "Subject", "Schema")
+    ),
+    "subject.name.strategy",
+    "auto.register.schemas",
+    "use.latest.version",
+    "recordName",
+    "recordNamespace",
+)
+REGISTRY_PREFIX = "schema.registry."
 # Spark's Kafka sink options, kafkawire's own, and what Spark adds to a streaming write's
 WRITE_OPTIONS = (
     "topic",
@@ -134,7 +157,7 @@ class Options:
         spelled = {name.lower(): name for name in known}
         others = {name.lower() for name in other} - set(spelled)
         for name in self._values:
-            if name in spelled or name.startswith("kafka."):
+            if name in spelled or name.startswith(("kafka.", REGISTRY_PREFIX)):
                 continue
             if name in others:
                 raise OptionError(f"option {name!r} is not an option of a Kafka {what}")
@@ -161,6 +184,10 @@ class Options:
             for name, value in self._values.items()
             if name.startswith(_SECURITY_PREFIXES)
         )
+
+    def items(self) -> list[tuple[str, str]]:
+        """(lowercase name, value) of every option."""
+        return list(self._values.items())
 
     def get(self, name: str, default: str | None = None) -> str | None:
         return self._values.get(name.lower(), default)
@@ -298,6 +325,10 @@ class ReadOptions:
     group_id: str = "spark-kafka-source"  # the executors' consumers' group.id (no commits)
     # the other kafka.* options, for the executors' consumers (checked by consumer_config)
     consumer_properties: tuple[tuple[str, str], ...] = ()
+    # valueFormat / keyFormat avro, protobuf, json: as the options give them, and with the
+    # reader schemas fixed on the driver (set by the data source before the reader runs)
+    formats: RegistryRead | None = None
+    planned: PlannedRead | None = None
 
 
 @dataclass(frozen=True)
@@ -314,6 +345,10 @@ class WriteOptions:
     create_topic: bool = False  # kafkawire.createTopic: create the topic option's topic
     create_partitions: int = 1
     create_replication_factor: int = 1  # -1: the broker's default
+    # valueFormat / keyFormat avro: as the options give them, and with the writer schemas
+    # fixed (registered) on the driver
+    formats: RegistryWrite | None = None
+    planned: PlannedWrite | None = None
 
     def producer(self) -> Producer:
         """The write task's producer."""
@@ -458,19 +493,26 @@ def _duration_ms(opts: Options, name: str, default: int) -> int:
     return int(int(match.group(1)) * _TIME_UNITS_MS.get(match.group(2), 1))
 
 
-def check_read_options(options: Mapping[str, str]) -> None:
+def check_read_options(options: Mapping[str, str]) -> ReadOptions:
     """What load() checks before Spark knows whether the read is a batch or a stream: options
-    wrong for both raise OptionError. The rest is checked when the query starts."""
+    wrong for both raise OptionError. The rest is checked when the query starts. Returns the
+    options as a batch (or else a stream) reads them."""
     try:
-        read_options(options, streaming=False)
+        return read_options(options, streaming=False)
     except OptionError:
-        read_options(options, streaming=True)  # raises unless the options suit a stream
+        return read_options(options, streaming=True)  # raises unless they suit a stream
 
 
 def read_options(options: Mapping[str, str], *, streaming: bool) -> ReadOptions:
     """Parse the options of a read; raises OptionError."""
     opts = Options(options)
-    opts.check_names(READ_OPTIONS, "read", other=WRITE_OPTIONS)
+    from kafkawire.spark._registry import read_formats
+
+    opts.check_names(
+        (*READ_OPTIONS, *REGISTRY_READ_OPTIONS),
+        "read",
+        other=(*WRITE_OPTIONS, *REGISTRY_WRITE_OPTIONS),
+    )
     if streaming:
         for name in ("endingOffsets", "endingTimestamp", "endingOffsetsByTimestamp"):
             if name in opts:
@@ -488,9 +530,10 @@ def read_options(options: Mapping[str, str], *, streaming: bool) -> ReadOptions:
         consumer_config(client.bootstrap_servers, consumer_properties, group_id=group_id)
     except ConfigError as exc:
         raise OptionError(f"the kafka.* options: {exc}") from None
+    subscription = _subscription(opts)
     return ReadOptions(
         client=client,
-        subscription=_subscription(opts),
+        subscription=subscription,
         starting=_offset_spec(
             opts, "starting", "latest" if streaming else "earliest", streaming=streaming
         ),
@@ -516,6 +559,7 @@ def read_options(options: Mapping[str, str], *, streaming: bool) -> ReadOptions:
         verify_crc=opts.flag("kafka.check.crcs", True),
         group_id=group_id,
         consumer_properties=tuple(consumer_properties.items()),
+        formats=read_formats(opts, subscription),
     )
 
 
@@ -552,7 +596,13 @@ _PRODUCER_DEFAULTS = {"buffer.memory": "33554432", "max.request.size": "1048576"
 def write_options(options: Mapping[str, str]) -> WriteOptions:
     """Parse the options of a write; raises OptionError."""
     opts = Options(options)
-    opts.check_names(WRITE_OPTIONS, "write", other=READ_OPTIONS)
+    from kafkawire.spark._registry import write_formats
+
+    opts.check_names(
+        (*WRITE_OPTIONS, *REGISTRY_WRITE_OPTIONS),
+        "write",
+        other=(*READ_OPTIONS, *REGISTRY_READ_OPTIONS),
+    )
     acks = (opts.get("kafka.acks") or "all").strip().lower()
     if acks not in _ACKS:
         raise OptionError(f"option kafka.acks must be all, -1, 0 or 1, not {acks!r}")
@@ -575,6 +625,7 @@ def write_options(options: Mapping[str, str]) -> WriteOptions:
         compression=None if codec == "none" else codec,
         max_batch_bytes=opts.integer("kafka.batch.size", 1024 * 1024, minimum=1024),
         producer_properties=tuple(properties.items()),
+        formats=write_formats(opts),
         **_create_topic(opts, topic),
     )
     config = written.producer_config()

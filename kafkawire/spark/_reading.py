@@ -13,6 +13,7 @@ from kafkawire.client import NoOffsetError, RequestTimeoutError
 from kafkawire.records.arrow import kafka_batches
 from kafkawire.spark._options import DataLossError, ReadOptions
 from kafkawire.spark._planning import OffsetRange
+from kafkawire.spark._registry import decode_batch
 
 log = logging.getLogger("kafkawire.spark")
 
@@ -23,7 +24,8 @@ def read_offset_range(opts: ReadOptions, r: OffsetRange) -> Iterator[pa.RecordBa
 
     Records that vanished since planning (retention, truncation) raise DataLossError, or
     with failOnDataLoss=false are skipped. Records that the partition says exist but that no
-    poll brings for kafkaConsumer.pollTimeoutMs raise RequestTimeoutError.
+    poll brings for kafkaConsumer.pollTimeoutMs raise RequestTimeoutError. With
+    registry formats (``opts.planned``) the key / value columns are decoded structs.
     """
     tp = r.tp
     if r.start >= r.end:
@@ -55,13 +57,19 @@ def read_offset_range(opts: ReadOptions, r: OffsetRange) -> Iterator[pa.RecordBa
                 continue
             for part in batch.partitions:
                 stop = int(np.searchsorted(part.offsets, r.end, "left"))
-                yield from kafka_batches(
+                batches = kafka_batches(
                     part.view,
                     tp.topic,
                     tp.partition,
-                    include_headers=opts.include_headers,
+                    # registry formats: the schema id may travel in a header
+                    include_headers=opts.include_headers or opts.planned is not None,
                     stop=stop,
                 )
+                if opts.planned is None:
+                    yield from batches
+                else:
+                    for b in batches:
+                        yield decode_batch(b, opts.planned, opts.include_headers)
             previous, position = position, consumer.position(tp)
             if position > previous:
                 progress_deadline = time.monotonic() + opts.poll_timeout_ms / 1000

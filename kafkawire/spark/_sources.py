@@ -8,7 +8,7 @@ import math
 import os
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pyarrow as pa
 from pyspark.sql.datasource import (
@@ -46,6 +46,7 @@ from kafkawire.spark._options import (
     OptionError,
     Options,
     ReadOptions,
+    WriteOptions,
     check_read_options,
     read_options,
     write_options,
@@ -65,6 +66,7 @@ from kafkawire.spark._planning import (
     with_retries,
 )
 from kafkawire.spark._reading import log, read_offset_range
+from kafkawire.spark._registry import PlannedRead, plan_read, plan_write, read_schema
 from kafkawire.spark._writing import check_input_schema, create_topic, write_batches
 
 _HEADERS = ArrayType(
@@ -88,11 +90,14 @@ def kafka_schema(include_headers: bool = False) -> StructType:
     return StructType(fields)
 
 
-def _check_schema(schema: StructType, include_headers: bool, source: str) -> None:
-    if schema != kafka_schema(include_headers):
+def _check_schema(
+    schema: StructType, include_headers: bool, source: str, planned: PlannedRead | None = None
+) -> None:
+    if schema != read_schema(kafka_schema(include_headers), planned):
         raise OptionError(
             f"the {source} source has a fixed schema (Spark's Kafka columns"
-            f"{', with headers' if include_headers else ''}); do not give one"
+            f"{', with headers' if include_headers else ''}"
+            f"{', the decoded key / value structs' if planned else ''}); do not give one"
         )
 
 
@@ -293,12 +298,21 @@ class KafkaCommitMessage(WriterCommitMessage):
     records: dict[TopicPartition, int] = field(default_factory=dict)
 
 
+def _plan_write(opts: WriteOptions, schema: StructType) -> WriteOptions:
+    """The input columns checked; with valueFormat / keyFormat avro the writer schemas
+    registered (or looked up) on the driver, once, before any task."""
+    check_input_schema(((f.name, f.dataType.simpleString()) for f in schema.fields), opts)
+    if opts.formats is None:
+        return opts
+    types = {f.name.lower(): f.dataType for f in schema.fields}
+    return replace(opts, planned=plan_write(opts.formats, opts.topic, types))
+
+
 class KafkaBatchWriter(DataSourceArrowWriter):
     """df.write: each task produces its rows as they come (at-least-once, as Spark's sink)."""
 
     def __init__(self, options: dict[str, str], schema: StructType) -> None:
-        self.opts = write_options(options)
-        check_input_schema(((f.name, f.dataType.simpleString()) for f in schema.fields), self.opts)
+        self.opts = _plan_write(write_options(options), schema)
         create_topic(self.opts)  # on the driver, once, before any task
 
     def write(self, iterator: Iterator[pa.RecordBatch]) -> KafkaCommitMessage:
@@ -315,8 +329,7 @@ class KafkaStreamWriter(DataSourceStreamArrowWriter):
     """writeStream: each micro-batch is produced as df.write does (at-least-once)."""
 
     def __init__(self, options: dict[str, str], schema: StructType) -> None:
-        self.opts = write_options(options)
-        check_input_schema(((f.name, f.dataType.simpleString()) for f in schema.fields), self.opts)
+        self.opts = _plan_write(write_options(options), schema)
         create_topic(self.opts)  # on the driver, once, before any task
 
     def write(self, iterator: Iterator[pa.RecordBatch]) -> KafkaCommitMessage:
@@ -342,16 +355,31 @@ class KafkaDataSource(DataSource):
     def schema(self) -> StructType:
         # Spark asks for the schema in load(): the options are checked there, before any action
         check_read_options(self.options)
-        return kafka_schema(self._include_headers())
+        return read_schema(kafka_schema(self._include_headers()), self._planned())
+
+    def _planned(self) -> PlannedRead | None:
+        """valueFormat / keyFormat: the reader schemas, asked of the registry once, in
+        schema() (load()); Spark pickles this instance, so reader() and streamReader() get
+        the same ones, whatever the subject's latest version is by then."""
+        if "_planned_read" not in self.__dict__:
+            opts = check_read_options(self.options)
+            self._planned_read = (
+                None if opts.formats is None else plan_read(opts.formats, opts.subscription)
+            )
+        return self._planned_read
+
+    def _reader_options(self, streaming: bool) -> ReadOptions:
+        opts = read_options(self.options, streaming=streaming)
+        return replace(opts, planned=self._planned()) if opts.formats is not None else opts
 
     def reader(self, schema: StructType) -> DataSourceReader:
-        opts = read_options(self.options, streaming=False)
-        _check_schema(schema, opts.include_headers, SOURCE_NAME)
+        opts = self._reader_options(streaming=False)
+        _check_schema(schema, opts.include_headers, SOURCE_NAME, opts.planned)
         return KafkaBatchReader(opts)
 
     def streamReader(self, schema: StructType) -> DataSourceStreamReader:
-        opts = read_options(self.options, streaming=True)
-        _check_schema(schema, opts.include_headers, SOURCE_NAME)
+        opts = self._reader_options(streaming=True)
+        _check_schema(schema, opts.include_headers, SOURCE_NAME, opts.planned)
         return KafkaStreamReader(opts)
 
     def writer(self, schema: StructType, overwrite: bool) -> KafkaBatchWriter:

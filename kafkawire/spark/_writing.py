@@ -15,6 +15,7 @@ import pyarrow.compute as pc
 from kafkawire.client import BatchMetadata, Client, DeliveryTimeoutError, TopicPartition
 from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError
 from kafkawire.spark._options import OptionError, WriteOptions
+from kafkawire.spark._registry import encode_batch
 
 
 def _column(batch: pa.RecordBatch, name: str) -> pa.Array | None:
@@ -26,8 +27,10 @@ def check_input_schema(names_and_types: Iterable[tuple[str, str]], opts: WriteOp
     """Spark's Kafka sink rules for the input columns (Spark type names, lowercase):
     value (string/binary) required; key string/binary; topic string unless the topic option
     is set; partition int; headers array<struct<key:string,value:binary>>. Others are ignored.
+    A key or value with keyFormat / valueFormat avro must be a struct instead.
     """
     types = {name.lower(): t for name, t in names_and_types}
+    encoded = {c.column for c in opts.formats.columns} if opts.formats is not None else set()
     allowed = {
         "value": ("string", "binary"),
         "key": ("string", "binary"),
@@ -36,7 +39,20 @@ def check_input_schema(names_and_types: Iterable[tuple[str, str]], opts: WriteOp
         "headers": ("array<struct<key:string,value:binary>>",),
     }
     if "value" not in types:
-        raise OptionError("the data to write to Kafka needs a value column (string or binary)")
+        raise OptionError(
+            "the data to write to Kafka needs a value column ("
+            + ("a struct" if "value" in encoded else "string or binary")
+            + ")"
+        )
+    for name in sorted(encoded):  # valueFormat / keyFormat avro: encoded from a struct
+        if name not in types:
+            raise OptionError(f"{name}Format is set but the data has no {name} column")
+        if not types[name].startswith("struct<"):
+            raise OptionError(
+                f"{name}Format={opts.formats.column(name).format}: column {name} must be a "
+                f"struct (encoded with the schema registry's framing), not {types[name]}"
+            )
+        del allowed[name]
     if opts.topic is None and "topic" not in types:
         raise OptionError("the data to write to Kafka needs a topic column or the topic option")
     for name, ok in allowed.items():
@@ -197,6 +213,8 @@ def write_batches(opts: WriteOptions, batches: Iterator[pa.RecordBatch]) -> Prod
     done = False
     try:
         for batch in batches:
+            if opts.planned is not None:
+                batch = encode_batch(batch, opts.planned)
             producer.write(batch)
         counts = producer.finish()
         done = True

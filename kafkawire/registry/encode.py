@@ -1,0 +1,433 @@
+"""Arrow struct columns to schema-registry framed Avro values (magic byte 0, the 4-byte
+big-endian schema id, the Avro binary encoding), for the Spark sink and other producers.
+
+:func:`encode_avro` checks every row against the schema (fastavro's validation) before it is
+written, and raises :class:`EncodeError` naming the row and the field that does not fit.
+:func:`avro_schema_for` derives an Avro schema from an Arrow (or Spark, through Arrow) struct
+type when none is given:
+
+============================================  =============================================
+Arrow                                         Avro
+============================================  =============================================
+null                                          null
+bool                                          boolean
+int8, int16, int32, uint8, uint16             int
+int64, uint32                                 long
+uint64                                        bytes, decimal(20, 0)
+float16, float32 / float64                    float / double
+string, large_string, string_view             string
+binary, large_binary, binary_view             bytes
+fixed_size_binary(n)                          fixed (size n, named after the field)
+decimal128/256(p, s)                          bytes, decimal(p, s)
+date32, date64                                int, date
+time32                                        int, time-millis
+time64                                        long, time-micros
+timestamp (with a time zone)                  long, timestamp-micros
+timestamp (without)                           long, local-timestamp-micros
+duration                                      long (microseconds)
+list, large_list, fixed_size_list             array
+map<string, T>                                map
+struct                                        record (nested: named after the field, in the
+                                              parent's namespace + "." + the parent's name,
+                                              as Spark's to_avro names them)
+dictionary<T>                                 T
+a nullable field or element                   ["null", T] (a field: with default null)
+============================================  =============================================
+"""
+
+from __future__ import annotations
+
+import decimal
+import io
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+
+from kafkawire.errors import KafkawireError
+from kafkawire.registry.errors import SchemaError
+
+if TYPE_CHECKING:
+    from kafkawire.registry.client import Schema, SchemaRegistryClient
+
+
+class EncodeError(KafkawireError, ValueError):
+    """A row that does not fit the schema it is written with."""
+
+    def __init__(self, message: str, *, row: int | None = None, field: str | None = None):
+        self.row = row
+        self.field = field
+        super().__init__(message)
+
+
+# ---- avro_schema_for ----------------------------------------------------------------------
+
+
+def avro_schema_for(
+    arrow_type: pa.DataType, name: str = "topLevelRecord", namespace: str = ""
+) -> dict:
+    """An Avro record schema for values of the Arrow struct type (see the module docstring).
+
+    :param name: the record's name.
+    :param namespace: its namespace ("" for none).
+    :raises SchemaError: a type with no Avro counterpart (a map with non-string keys, an
+        Arrow union, a month_day_nano interval), or not a struct.
+    """
+    if not pa.types.is_struct(arrow_type):
+        raise SchemaError(f"an Avro record is derived from a struct type, not {arrow_type}")
+    return _record(arrow_type, name, namespace, "")
+
+
+def _record(t: pa.StructType, name: str, namespace: str, path: str) -> dict:
+    record: dict[str, Any] = {"type": "record", "name": name}
+    if namespace:
+        record["namespace"] = namespace
+    child_namespace = f"{namespace}.{name}" if namespace else name
+    fields = []
+    for k in range(t.num_fields):
+        f = t.field(k)
+        avro = _avro(f.type, f.name, child_namespace, f"{path}{f.name}")
+        if f.nullable and avro != "null":
+            fields.append({"name": f.name, "type": ["null", avro], "default": None})
+        else:
+            fields.append({"name": f.name, "type": avro})
+    record["fields"] = fields
+    return record
+
+
+def _avro(t: pa.DataType, name: str, namespace: str, path: str) -> Any:
+    if pa.types.is_dictionary(t):
+        return _avro(t.value_type, name, namespace, path)
+    if pa.types.is_null(t):
+        return "null"
+    if pa.types.is_boolean(t):
+        return "boolean"
+    if t in (pa.int8(), pa.int16(), pa.int32(), pa.uint8(), pa.uint16()):
+        return "int"
+    if t in (pa.int64(), pa.uint32()):
+        return "long"
+    if t == pa.uint64():
+        return {"type": "bytes", "logicalType": "decimal", "precision": 20, "scale": 0}
+    if pa.types.is_float16(t) or pa.types.is_float32(t):
+        return "float"
+    if pa.types.is_float64(t):
+        return "double"
+    if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
+        return "string"
+    if pa.types.is_binary(t) or pa.types.is_large_binary(t) or pa.types.is_binary_view(t):
+        return "bytes"
+    if pa.types.is_fixed_size_binary(t):
+        return {"type": "fixed", "name": name, "namespace": namespace, "size": t.byte_width}
+    if pa.types.is_decimal(t):
+        return {
+            "type": "bytes",
+            "logicalType": "decimal",
+            "precision": t.precision,
+            "scale": t.scale,
+        }
+    if pa.types.is_date(t):
+        return {"type": "int", "logicalType": "date"}
+    if pa.types.is_time32(t):
+        return {"type": "int", "logicalType": "time-millis"}
+    if pa.types.is_time64(t):
+        return {"type": "long", "logicalType": "time-micros"}
+    if pa.types.is_timestamp(t):
+        logical = "timestamp-micros" if t.tz is not None else "local-timestamp-micros"
+        return {"type": "long", "logicalType": logical}
+    if pa.types.is_duration(t):
+        return "long"
+    if (
+        pa.types.is_list(t)
+        or pa.types.is_large_list(t)
+        or pa.types.is_fixed_size_list(t)
+        or pa.types.is_list_view(t)
+        or pa.types.is_large_list_view(t)
+    ):
+        item = t.value_field
+        avro = _avro(item.type, name, namespace, f"{path}[]")
+        return {"type": "array", "items": ["null", avro] if item.nullable else avro}
+    if pa.types.is_map(t):
+        key = t.key_type
+        if not (pa.types.is_string(key) or pa.types.is_large_string(key)):
+            raise SchemaError(f"field {path}: an Avro map has string keys, not {key}")
+        item = t.item_field
+        avro = _avro(item.type, name, namespace, f"{path}{{}}")
+        return {"type": "map", "values": ["null", avro] if item.nullable else avro}
+    if pa.types.is_struct(t):
+        return _record(t, name, namespace, f"{path}.")
+    raise SchemaError(f"field {path}: Arrow type {t} has no Avro counterpart")
+
+
+# ---- encode_avro --------------------------------------------------------------------------
+
+
+def framing(schema_id: int) -> bytes:
+    """Magic byte 0 and the 4-byte big-endian schema id."""
+    if not 0 <= schema_id < 1 << 32:
+        raise ValueError(f"schema id {schema_id} does not fit 4 bytes")
+    return b"\x00" + schema_id.to_bytes(4, "big")
+
+
+def writer_schema(schema: Schema, registry: SchemaRegistryClient | None = None) -> Any:
+    """The schema parsed for fastavro's writer (its references' named types resolved
+    through ``registry``)."""
+    import fastavro
+
+    from kafkawire.registry.decode import avro_named
+
+    if (schema.schema_type or "AVRO") != "AVRO":
+        raise SchemaError(f"an Avro schema is needed, not {schema.schema_type}")
+    _parsed, named = avro_named(registry, schema)
+    try:
+        return fastavro.parse_schema(json.loads(schema.schema_str), named_schemas=named)
+    except Exception as exc:  # fastavro raises a variety of types for bad schemas
+        raise SchemaError(f"bad Avro schema: {exc}") from exc
+
+
+def encode_avro(
+    struct_array: pa.Array,
+    schema: Schema,
+    *,
+    registry: SchemaRegistryClient | None = None,
+    parsed: Any = None,
+) -> pa.BinaryArray:
+    """Each row of ``struct_array`` as magic 0 + ``schema.schema_id`` + its Avro encoding
+    (a null row stays null: a tombstone).
+
+    A record schema takes the struct's fields by name (fields the schema does not have are
+    an error; fields it has but the struct lacks take the schema's default). Any other
+    top-level schema takes the struct's single field (``struct<value: T>``, as
+    :func:`~kafkawire.registry.decode.decode_column` gives such values).
+
+    :param registry: resolves the schema's references (when it has any).
+    :param parsed: the schema already parsed by :func:`writer_schema` (saves parsing it per
+        call).
+    :raises EncodeError: a row that does not fit, naming the row and the field.
+    """
+    if schema.schema_id is None:
+        raise ValueError("the schema has no id: register it (or look it up) first")
+    prefix = framing(schema.schema_id)
+    if parsed is None:
+        parsed = writer_schema(schema, registry)
+    if isinstance(struct_array, pa.ChunkedArray):
+        struct_array = struct_array.combine_chunks()
+    if not pa.types.is_struct(struct_array.type):
+        raise TypeError(f"a struct column is needed, not {struct_array.type}")
+    named = parsed.get("__named_schemas", {}) if isinstance(parsed, dict) else {}
+    is_record = isinstance(parsed, dict) and parsed.get("type") == "record"
+    column: pa.Array = struct_array
+    if not is_record:
+        if struct_array.type.num_fields != 1:
+            raise EncodeError(
+                f"a non-record Avro schema ({_describe(parsed)}) takes a struct of one field, "
+                f"not {struct_array.type}"
+            )
+        column = struct_array.field(0)
+        if struct_array.null_count:  # a null row is null whatever its field holds
+            column = pa.compute.if_else(struct_array.is_valid(), column, None)
+    column = _plain(column)
+    convert = _converter(column.type, parsed, named)
+    rows = column.to_pylist()
+    from fastavro import schemaless_writer
+    from fastavro.validation import validate
+
+    out: list[bytes | None] = []
+    buffer = io.BytesIO()
+    valid = struct_array.is_valid().to_pylist() if struct_array.null_count else None
+    for i, row in enumerate(rows):
+        if valid is not None and not valid[i]:
+            out.append(None)
+            continue
+        if row is None and is_record:
+            out.append(None)
+            continue
+        if convert is not None:
+            row = convert(row)
+        if not validate(row, parsed, raise_errors=False, strict=is_record):
+            _raise_for(i, row, parsed, is_record)
+        buffer.seek(0)
+        buffer.truncate()
+        try:
+            schemaless_writer(buffer, parsed, row, strict_allow_default=is_record)
+        except Exception as exc:
+            raise EncodeError(f"row {i}: {exc}", row=i) from exc
+        out.append(prefix + buffer.getvalue())
+    return pa.array(out, pa.binary())
+
+
+def _describe(schema: Any) -> str:
+    text = json.dumps(schema, default=str) if not isinstance(schema, str) else schema
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _raise_for(row: int, value: Any, parsed: Any, is_record: bool) -> None:
+    from fastavro.validation import ValidationError, validate
+
+    try:
+        validate(value, parsed, raise_errors=True, strict=is_record)
+    except ValidationError as exc:
+        errors = getattr(exc, "errors", None) or []
+        if errors:
+            first = errors[0]
+            field = getattr(first, "field", None)
+            datum = getattr(first, "datum", None)
+            expected = getattr(first, "schema", None)
+            raise EncodeError(
+                f"row {row}: field {field}: {datum!r} does not fit the Avro type "
+                f"{_describe(expected)}",
+                row=row,
+                field=field,
+            ) from None
+        raise EncodeError(f"row {row}: {exc}", row=row) from None
+    except ValueError as exc:  # strict: fields the schema does not have
+        raise EncodeError(f"row {row}: {exc}", row=row) from None
+    raise EncodeError(f"row {row} does not fit the Avro schema", row=row)
+
+
+def _plain(column: pa.Array) -> pa.Array:
+    """The column with types to_pylist gives what fastavro writes: views and large types to
+    plain ones, timestamps to microseconds, date64 to date32, durations to int64
+    microseconds, dictionaries decoded."""
+    target = _plain_type(column.type)
+    if target == column.type:
+        return column
+    return _cast(column, target)
+
+
+def _cast(column: pa.Array, target: pa.DataType) -> pa.Array:
+    t = column.type
+    if pa.types.is_duration(t):
+        return column.cast(pa.duration("us"), safe=False).cast(pa.int64())
+    if pa.types.is_dictionary(t):
+        return _cast(column.dictionary_decode(), target)
+    if pa.types.is_struct(t):
+        children = [_cast(column.field(k), target.field(k).type) for k in range(t.num_fields)]
+        return pa.StructArray.from_arrays(
+            children,
+            fields=[target.field(k) for k in range(t.num_fields)],
+            mask=column.is_null() if column.null_count else None,
+        )
+    if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
+        if pa.types.is_fixed_size_list(t) or pa.types.is_large_list(t):
+            column = column.cast(pa.list_(t.value_field))
+        offsets, values = _list_parts(column)
+        values = _cast(values, target.value_type)
+        return pa.ListArray.from_arrays(
+            offsets, values, type=target, mask=column.is_null() if column.null_count else None
+        )
+    if pa.types.is_map(t):
+        offsets, entries = _list_parts(column)
+        keys = _cast(entries.field(0), target.key_type)
+        items = _cast(entries.field(1), target.item_type)
+        return pa.MapArray.from_arrays(
+            offsets,
+            keys,
+            items,
+            type=target,
+            mask=column.is_null() if column.null_count else None,
+        )
+    return column.cast(target, safe=False)
+
+
+def _list_parts(column: pa.Array) -> tuple[pa.Array, pa.Array]:
+    """(offsets from 0, the values they index) of a list or map array, sliced or not."""
+    offsets = column.offsets
+    start, end = offsets[0].as_py(), offsets[-1].as_py()
+    values = column.values.slice(start, end - start)
+    if start:
+        offsets = pa.array(offsets.to_numpy() - start, offsets.type)
+    return offsets, values
+
+
+def _plain_type(t: pa.DataType) -> pa.DataType:
+    if pa.types.is_dictionary(t):
+        return _plain_type(t.value_type)
+    if pa.types.is_large_string(t) or pa.types.is_string_view(t):
+        return pa.string()
+    if pa.types.is_large_binary(t) or pa.types.is_binary_view(t):
+        return pa.binary()
+    if pa.types.is_timestamp(t):
+        return pa.timestamp("us", tz=t.tz)
+    if pa.types.is_date64(t):
+        return pa.date32()
+    if pa.types.is_duration(t):
+        return pa.int64()
+    if pa.types.is_time64(t):
+        return pa.time64("us")
+    if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
+        f = t.value_field
+        return pa.list_(f.with_type(_plain_type(f.type)))
+    if pa.types.is_map(t):
+        return pa.map_(
+            t.key_field.with_type(_plain_type(t.key_type)),
+            t.item_field.with_type(_plain_type(t.item_type)),
+        )
+    if pa.types.is_struct(t):
+        return pa.struct(
+            [t.field(k).with_type(_plain_type(t.field(k).type)) for k in range(t.num_fields)]
+        )
+    return t
+
+
+Converter = Callable[[Any], Any]
+
+
+def _resolve(schema: Any, named: dict) -> Any:
+    while isinstance(schema, str) and schema in named:
+        schema = named[schema]
+    if isinstance(schema, dict) and isinstance(schema.get("type"), (dict, list)):
+        return _resolve(schema["type"], named) if "logicalType" not in schema else schema
+    return schema
+
+
+def _converter(t: pa.DataType, schema: Any, named: dict) -> Converter | None:
+    """What turns to_pylist's value of Arrow type ``t`` into what fastavro writes for
+    ``schema`` (None: nothing to do): maps from lists of pairs to dicts, integers to
+    Decimal for a decimal, recursively."""
+    schema = _resolve(schema, named)
+    if isinstance(schema, list):  # a union: the one non-null branch, if there is one
+        branches = [b for b in schema if _resolve(b, named) != "null"]
+        if len(branches) != 1:
+            return None
+        inner = _converter(t, branches[0], named)
+        if inner is None:
+            return None
+        return lambda v: None if v is None else inner(v)
+    kind = schema.get("type") if isinstance(schema, dict) else schema
+    if isinstance(schema, dict) and schema.get("logicalType") == "decimal":
+        if pa.types.is_integer(t):
+            return lambda v: None if v is None else decimal.Decimal(v)
+        return None
+    if pa.types.is_map(t):
+        values = schema.get("values") if kind == "map" else None
+        inner = _converter(t.item_type, values, named) if values is not None else None
+        if inner is None:
+            return lambda v: None if v is None else dict(v)
+        return lambda v: None if v is None else {k: inner(x) for k, x in v}
+    if pa.types.is_list(t) and kind == "array":
+        inner = _converter(t.value_type, schema["items"], named)
+        if inner is None:
+            return None
+        return lambda v: None if v is None else [inner(x) for x in v]
+    if pa.types.is_struct(t) and kind == "record":
+        fields = {f["name"]: f["type"] for f in schema["fields"]}
+        convs = {}
+        for k in range(t.num_fields):
+            f = t.field(k)
+            if f.name in fields:
+                c = _converter(f.type, fields[f.name], named)
+                if c is not None:
+                    convs[f.name] = c
+        if not convs:
+            return None
+
+        def record(v: Any) -> Any:
+            if v is None:
+                return None
+            for name, c in convs.items():
+                v[name] = c(v[name])
+            return v
+
+        return record
+    return None

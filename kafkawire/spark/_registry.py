@@ -1,0 +1,696 @@
+"""Schema-registry formats in the Spark sources: ``valueFormat`` / ``keyFormat`` = avro,
+protobuf or json (Confluent framing) decoded to struct columns on read, struct columns encoded
+with registry framing on write.
+
+Reads: the reader schema is fixed on the driver when the DataFrame is created (load()): the
+schema id given, the latest version of the subject given, or the latest version of the
+topic's ``<topic>-value`` / ``<topic>-key`` subject. Every value is resolved to it, whichever
+schema (version) it was written with. Each partition's Arrow batch goes through
+:func:`~kafkawire.registry.decode.decode_column` and its struct is cast to the planned Arrow
+type, which is the Arrow type of the Spark type (Spark checks the first batch's Arrow schema
+exactly).
+
+Arrow types to Spark types (:func:`spark_type`; everything nullable):
+
+- bool, int8/16/32/64, float16/32/64, string, binary, date, decimal128: the same;
+- uint8 / uint16 / uint32: short / int / long; uint64: decimal(20, 0);
+- fixed_size_binary: binary; large and view types: their plain ones;
+- timestamp with a zone: timestamp (microseconds, UTC); without: timestamp_ntz;
+- time32 (Avro time-millis): int (milliseconds of the day); time64 (time-micros): long
+  (microseconds of the day);
+- duration: interval day to second (microseconds);
+- month_day_nano interval (Avro duration): struct<months: int, days: int, nanoseconds: long>;
+- decimal256 (more than 38 digits): string;
+- list: array; map: map; struct: struct; dictionary<T>: T; null: void.
+
+One registry client per executor process and registry configuration (a module-level cache),
+not one per batch: schemas by id stay cached across the tasks of a process.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pyarrow as pa
+
+from kafkawire.registry.errors import PayloadError, RegistryError, SchemaError
+from kafkawire.spark._options import (
+    REGISTRY_PREFIX,
+    REGISTRY_WRITE_OPTIONS,
+    OptionError,
+    Options,
+    Subscription,
+)
+
+if TYPE_CHECKING:
+    from kafkawire.registry.client import Schema, SchemaRegistryClient
+
+FORMATS = ("raw", "avro", "protobuf", "json")
+COLUMNS = ("key", "value")
+
+
+# ---- the registry client ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RegistryConfig:
+    """The schema.registry.* options, picklable and hashable (the client cache's key)."""
+
+    url: str
+    # the other settings, confluent-kafka's names; out of the repr: they hold credentials
+    settings: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+
+    def config(self) -> dict[str, str]:
+        return {"url": self.url, **dict(self.settings)}
+
+
+_CLIENTS: dict[RegistryConfig, SchemaRegistryClient] = {}
+_CLIENTS_LOCK = threading.Lock()
+
+
+def registry_client(config: RegistryConfig) -> SchemaRegistryClient:
+    """The process's client for this configuration (made on first use)."""
+    with _CLIENTS_LOCK:
+        client = _CLIENTS.get(config)
+        if client is None:
+            from kafkawire.registry.client import SchemaRegistryClient
+
+            client = _CLIENTS[config] = SchemaRegistryClient.from_config(config.config())
+        return client
+
+
+def _registry_config(opts: Options, needed: bool, formats: str) -> RegistryConfig | None:
+    settings = {
+        name.removeprefix(REGISTRY_PREFIX): value
+        for name, value in opts.items()
+        if name.startswith(REGISTRY_PREFIX)
+    }
+    url = settings.pop("url", None)
+    if not needed:
+        if settings or url is not None:
+            return None  # harmless: the registry is not used with raw columns
+        return None
+    if not url or not url.strip():
+        raise OptionError(f"{formats} needs the option schema.registry.url")
+    config = RegistryConfig(url.strip(), tuple(sorted(settings.items())))
+    try:  # on the driver: a misspelled or malformed setting fails the query at once
+        from kafkawire.registry.client import _parse_config
+
+        _parse_config({f"{REGISTRY_PREFIX}{k}": v for k, v in config.config().items()})
+    except ValueError as exc:
+        raise OptionError(f"the schema.registry.* options: {exc}") from None
+    return config
+
+
+def _format(opts: Options, name: str) -> str:
+    value = (opts.get(name) or "raw").strip().lower()
+    if value not in FORMATS:
+        raise OptionError(f"option {name} must be one of {', '.join(FORMATS)}, not {value!r}")
+    return value
+
+
+def _schema_id(opts: Options, name: str) -> int | None:
+    return opts.optional_integer(name, minimum=0)
+
+
+# ---- reading ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ColumnRead:
+    """One decoded column as the options ask for it (before the registry is asked)."""
+
+    column: str  # "key" | "value"
+    format: str  # "avro" | "protobuf" | "json"
+    schema_id: int | None = None
+    subject: str | None = None
+    on_error: str = "raise"  # "raise" | "null"
+
+    @property
+    def error_column(self) -> str | None:
+        return f"{self.column}Error" if self.on_error == "null" else None
+
+
+@dataclass(frozen=True)
+class RegistryRead:
+    registry: RegistryConfig
+    columns: tuple[ColumnRead, ...]
+
+
+def read_formats(opts: Options, subscription: Subscription) -> RegistryRead | None:
+    """The registry-format options of a read (None: key and value stay binary)."""
+    columns = []
+    for column in COLUMNS:
+        fmt = _format(opts, f"{column}Format")
+        schema_id = _schema_id(opts, f"{column}SchemaId")
+        subject = opts.get(f"{column}Subject")
+        subject = subject.strip() if subject and subject.strip() else None
+        errors = (opts.get(f"{column}Errors") or "raise").strip().lower()
+        if errors not in ("raise", "null"):
+            raise OptionError(f"option {column}Errors must be raise or null, not {errors!r}")
+        if fmt == "raw":
+            for name in (f"{column}SchemaId", f"{column}Subject", f"{column}Errors"):
+                if name in opts:
+                    raise OptionError(
+                        f"option {name} needs {column}Format avro, protobuf or json "
+                        f"({column}Format is raw: the {column} stays binary)"
+                    )
+            continue
+        if schema_id is not None and subject is not None:
+            raise OptionError(f"give {column}SchemaId or {column}Subject, not both")
+        if schema_id is None and subject is None and _single_topic(subscription) is None:
+            raise OptionError(
+                f"{column}Format={fmt} reads several topics (or a pattern): the reader schema "
+                f"cannot default to the topic's subject; give {column}Subject or "
+                f"{column}SchemaId"
+            )
+        columns.append(ColumnRead(column, fmt, schema_id, subject, errors))
+    registry = _registry_config(
+        opts, bool(columns), " and ".join(f"{c.column}Format={c.format}" for c in columns)
+    )
+    if not columns:
+        return None
+    assert registry is not None
+    return RegistryRead(registry, tuple(columns))
+
+
+def _single_topic(sub: Subscription) -> str | None:
+    if sub.kind == "subscribe" and len(sub.topics) == 1:
+        return sub.topics[0]
+    if sub.kind == "assign" and len({tp.topic for tp in sub.assigned}) == 1:
+        return sub.assigned[0].topic
+    return None
+
+
+@dataclass(frozen=True)
+class PlannedColumn:
+    """A decoded column fixed on the driver: the reader schema and the Spark column's Arrow
+    type."""
+
+    read: ColumnRead
+    reader: Schema
+    arrow_type: pa.DataType  # the Spark-compatible Arrow type of the decoded struct
+
+
+@dataclass(frozen=True)
+class PlannedRead:
+    registry: RegistryConfig
+    columns: tuple[PlannedColumn, ...]
+
+
+def plan_read(formats: RegistryRead, subscription: Subscription) -> PlannedRead:
+    """The reader schemas, from the registry (on the driver). Raises OptionError when the
+    registry has no such schema or subject."""
+    from kafkawire.registry.decode import decode_column
+    from kafkawire.registry.naming import topic_name_strategy
+
+    try:
+        registry = registry_client(formats.registry)
+    except ValueError as exc:
+        raise OptionError(f"option schema.registry.url: {exc}") from None
+    planned = []
+    for c in formats.columns:
+        try:
+            if c.schema_id is not None:
+                what = f"{c.column}SchemaId {c.schema_id}"
+                reader = registry.schema_by_id(c.schema_id)
+            else:
+                subject = c.subject or topic_name_strategy(
+                    _single_topic(subscription), None, c.column == "key"
+                )
+                what = f"the latest version of subject {subject!r}" + (
+                    "" if c.subject else f" (the default {c.column} subject; set {c.column}Subject)"
+                )
+                reader = registry.latest_version(subject)
+        except RegistryError as exc:
+            raise OptionError(
+                f"{c.column}Format={c.format}: {what} is not in the schema registry at "
+                f"{registry.url}: {exc}"
+            ) from exc
+        wanted = {"avro": "AVRO", "protobuf": "PROTOBUF", "json": "JSON"}[c.format]
+        if (reader.schema_type or "AVRO") != wanted:
+            raise OptionError(
+                f"{c.column}Format={c.format}, but {what} is a {reader.schema_type} schema"
+            )
+        try:  # the decoded type: decode nothing with the reader schema
+            empty = decode_column(
+                pa.array([], pa.binary()), registry, reader_schema=reader, format=c.format
+            )
+        except (SchemaError, RegistryError) as exc:
+            raise OptionError(f"{c.column}Format={c.format}: {what}: {exc}") from exc
+        try:
+            arrow_type = spark_arrow_type(empty.values.type)
+        except SchemaError as exc:
+            raise OptionError(f"{c.column}Format={c.format}: {what}: {exc}") from exc
+        planned.append(PlannedColumn(c, reader, arrow_type))
+    return PlannedRead(formats.registry, tuple(planned))
+
+
+# ---- Arrow types to Spark's ---------------------------------------------------------------
+
+_INTERVAL_STRUCT = pa.struct(
+    [("months", pa.int32()), ("days", pa.int32()), ("nanoseconds", pa.int64())]
+)
+
+
+def spark_arrow_type(t: pa.DataType) -> pa.DataType:
+    """The Arrow type Spark gives the Spark type of ``t`` (pyspark's ``to_arrow_type`` of
+    :func:`spark_type`): what a batch must hold. Raises SchemaError for a type Spark has no
+    counterpart for (an Arrow union)."""
+    if pa.types.is_dictionary(t):
+        return spark_arrow_type(t.value_type)
+    if pa.types.is_null(t) or pa.types.is_boolean(t):
+        return t
+    if pa.types.is_signed_integer(t) or pa.types.is_float32(t) or pa.types.is_float64(t):
+        return t
+    if pa.types.is_float16(t):
+        return pa.float32()
+    if pa.types.is_unsigned_integer(t):
+        return {8: pa.int16(), 16: pa.int32(), 32: pa.int64()}.get(
+            t.bit_width, pa.decimal128(20, 0)
+        )
+    if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
+        return pa.string()
+    if pa.types.is_binary(t) or pa.types.is_large_binary(t) or pa.types.is_binary_view(t):
+        return pa.binary()
+    if pa.types.is_fixed_size_binary(t) and not pa.types.is_decimal(t):
+        return pa.binary()
+    if pa.types.is_decimal(t):
+        return pa.decimal128(t.precision, t.scale) if t.precision <= 38 else pa.string()
+    if pa.types.is_date(t):
+        return pa.date32()
+    if pa.types.is_timestamp(t):
+        return pa.timestamp("us", tz="UTC" if t.tz is not None else None)
+    if pa.types.is_time32(t):
+        return pa.int32()
+    if pa.types.is_time64(t):
+        return pa.int64()
+    if pa.types.is_duration(t):
+        return pa.duration("us")
+    if t == pa.month_day_nano_interval():
+        return _INTERVAL_STRUCT
+    if (
+        pa.types.is_list(t)
+        or pa.types.is_large_list(t)
+        or pa.types.is_fixed_size_list(t)
+        or pa.types.is_list_view(t)
+        or pa.types.is_large_list_view(t)
+    ):
+        return pa.list_(pa.field("element", spark_arrow_type(t.value_type)))
+    if pa.types.is_map(t):
+        return pa.map_(
+            pa.field("key", spark_arrow_type(t.key_type), nullable=False),
+            pa.field("value", spark_arrow_type(t.item_type)),
+        )
+    if pa.types.is_struct(t):
+        return pa.struct(
+            [
+                pa.field(t.field(k).name, spark_arrow_type(t.field(k).type))
+                for k in range(t.num_fields)
+            ]
+        )
+    raise SchemaError(f"Arrow type {t} has no Spark counterpart")
+
+
+def spark_type(t: pa.DataType) -> Any:
+    """The Spark type of values of a Spark-compatible Arrow type (:func:`spark_arrow_type`)."""
+    from pyspark.sql import types as T
+
+    t = spark_arrow_type(t)
+    simple = {
+        pa.null(): T.NullType(),
+        pa.bool_(): T.BooleanType(),
+        pa.int8(): T.ByteType(),
+        pa.int16(): T.ShortType(),
+        pa.int32(): T.IntegerType(),
+        pa.int64(): T.LongType(),
+        pa.float32(): T.FloatType(),
+        pa.float64(): T.DoubleType(),
+        pa.string(): T.StringType(),
+        pa.binary(): T.BinaryType(),
+        pa.date32(): T.DateType(),
+        pa.timestamp("us", tz="UTC"): T.TimestampType(),
+        pa.timestamp("us"): T.TimestampNTZType(),
+        pa.duration("us"): T.DayTimeIntervalType(),
+    }
+    if t in simple:
+        return simple[t]
+    if pa.types.is_decimal(t):
+        return T.DecimalType(t.precision, t.scale)
+    if pa.types.is_list(t):
+        return T.ArrayType(spark_type(t.value_type), containsNull=True)
+    if pa.types.is_map(t):
+        return T.MapType(spark_type(t.key_type), spark_type(t.item_type), valueContainsNull=True)
+    if pa.types.is_struct(t):
+        return T.StructType(
+            [
+                T.StructField(t.field(k).name, spark_type(t.field(k).type))
+                for k in range(t.num_fields)
+            ]
+        )
+    raise SchemaError(f"Arrow type {t} has no Spark counterpart")  # pragma: no cover
+
+
+def read_schema(base: Any, planned: PlannedRead | None) -> Any:
+    """Spark's Kafka schema ``base`` with the decoded columns' struct types, and the
+    keyError / valueError columns of valueErrors=null / keyErrors=null at the end."""
+    if planned is None:
+        return base
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    types = {p.read.column: spark_type(p.arrow_type) for p in planned.columns}
+    fields = [StructField(f.name, types[f.name]) if f.name in types else f for f in base.fields]
+    for p in sorted(planned.columns, key=lambda p: COLUMNS.index(p.read.column)):
+        if p.read.error_column:
+            fields.append(StructField(p.read.error_column, StringType()))
+    return StructType(fields)
+
+
+# ---- Arrow arrays to Spark's --------------------------------------------------------------
+
+
+def to_spark_arrow(column: pa.Array, target: pa.DataType) -> pa.Array:
+    """``column`` as the Spark-compatible Arrow type ``target`` (:func:`spark_arrow_type` of
+    its type): nested types rebuilt, leaves cast."""
+    t = column.type
+    if t == target:
+        return column
+    if pa.types.is_dictionary(t):
+        return to_spark_arrow(column.dictionary_decode(), target)
+    mask = column.is_null() if column.null_count else None
+    if pa.types.is_struct(t):
+        children = [
+            to_spark_arrow(column.field(k), target.field(k).type) for k in range(t.num_fields)
+        ]
+        fields = [target.field(k) for k in range(t.num_fields)]
+        if not fields:
+            return pa.array([{}] * len(column), target, mask=mask)
+        return pa.StructArray.from_arrays(children, fields=fields, mask=mask)
+    if pa.types.is_map(t):
+        offsets, entries = list_parts(column)  # entries: struct<key, value>
+        keys = to_spark_arrow(entries.field(0), target.key_type)
+        items = to_spark_arrow(entries.field(1), target.item_type)
+        return pa.MapArray.from_arrays(offsets, keys, items, type=target, mask=mask)
+    if pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t) or pa.types.is_list_view(t):
+        return to_spark_arrow(column.cast(pa.list_(t.value_field)), target)
+    if pa.types.is_list(t):
+        offsets, values = list_parts(column)
+        values = to_spark_arrow(values, target.value_type)
+        return pa.ListArray.from_arrays(offsets, values, type=target, mask=mask)
+    if t == pa.month_day_nano_interval():
+        return _interval_struct(column)
+    if pa.types.is_time32(t) or pa.types.is_time64(t):
+        return column.view(pa.int32() if pa.types.is_time32(t) else pa.int64())
+    return column.cast(target, safe=False)
+
+
+def list_parts(column: pa.Array) -> tuple[pa.Array, pa.Array]:
+    """(offsets from 0, the values they index) of a list or map array, sliced or not."""
+    offsets = column.offsets
+    start, end = offsets[0].as_py(), offsets[-1].as_py()
+    values = column.values.slice(start, end - start)
+    if start:
+        offsets = pa.array(offsets.to_numpy() - start, offsets.type)
+    return offsets, values
+
+
+def _interval_struct(column: pa.Array) -> pa.StructArray:
+    n = len(column)
+    data = column.buffers()[1]
+    raw = np.frombuffer(data, dtype=np.dtype([("m", "<i4"), ("d", "<i4"), ("ns", "<i8")]))
+    raw = raw[column.offset : column.offset + n]
+    return pa.StructArray.from_arrays(
+        [pa.array(raw["m"].copy()), pa.array(raw["d"].copy()), pa.array(raw["ns"].copy())],
+        fields=list(_INTERVAL_STRUCT),
+        mask=column.is_null() if column.null_count else None,
+    )
+
+
+def decode_batch(
+    batch: pa.RecordBatch, planned: PlannedRead, include_headers: bool
+) -> pa.RecordBatch:
+    """A batch of Spark's Kafka columns (headers included) with its registry-framed key and
+    value columns decoded; headers dropped unless ``include_headers``. With keyErrors /
+    valueErrors raise, the first bad value fails the task, naming its partition and offset."""
+    from kafkawire.registry.decode import decode_column
+
+    registry = registry_client(planned.registry)
+    names = batch.schema.names
+    columns = dict(zip(names, batch.columns, strict=True))
+    headers = columns.get("headers")
+    extra: dict[str, pa.Array] = {}
+    for p in planned.columns:
+        c = p.read
+        decoded = decode_column(
+            columns[c.column],
+            registry,
+            headers=headers,
+            key=c.column == "key",
+            reader_schema=p.reader,
+            format=c.format,
+            on_error="null",
+        )
+        if decoded.error_count and c.on_error == "raise":
+            row = int(np.flatnonzero(decoded.errors.is_valid().to_numpy(zero_copy_only=False))[0])
+            where = _where(columns, row)
+            raise PayloadError(
+                f"{where}: the {c.column} does not decode as {c.format} with the reader schema "
+                f"(id {p.reader.schema_id}): {decoded.errors[row].as_py()}; set "
+                f"{c.column}Errors=null to read bad {c.column}s as nulls (the reason in "
+                f"column {c.column}Error)",
+                field=c.column,
+            )
+        columns[c.column] = to_spark_arrow(decoded.values, p.arrow_type)
+        if c.error_column:
+            extra[c.error_column] = decoded.errors
+    if not include_headers:
+        columns.pop("headers", None)
+    for name in ("keyError", "valueError"):
+        if name in extra:
+            columns[name] = extra[name]
+    return pa.RecordBatch.from_arrays(list(columns.values()), names=list(columns))
+
+
+def _where(columns: Mapping[str, pa.Array], row: int) -> str:
+    topic = columns["topic"][row].as_py()
+    partition = columns["partition"][row].as_py()
+    offset = columns["offset"][row].as_py()
+    return f"{topic}-{partition} offset {offset}"
+
+
+# ---- writing ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ColumnWrite:
+    column: str  # "key" | "value"
+    format: str  # "avro" (protobuf and json: not yet)
+    schema_id: int | None = None
+    subject: str | None = None
+    schema: str | None = None  # the Avro schema text given
+
+
+@dataclass(frozen=True)
+class RegistryWrite:
+    registry: RegistryConfig
+    columns: tuple[ColumnWrite, ...]
+    strategy: str = "TopicNameStrategy"
+    auto_register: bool = True
+    use_latest: bool = False
+    record_name: str = "topLevelRecord"
+    record_namespace: str = ""
+
+    def column(self, name: str) -> ColumnWrite:
+        return next(c for c in self.columns if c.column == name)
+
+
+def write_formats(opts: Options) -> RegistryWrite | None:
+    """The registry-format options of a write (None: key and value written as they are)."""
+    from kafkawire.registry.naming import strategy_name
+
+    columns = []
+    for column in COLUMNS:
+        fmt = _format(opts, f"{column}Format")
+        schema_id = _schema_id(opts, f"{column}SchemaId")
+        subject = opts.get(f"{column}Subject")
+        subject = subject.strip() if subject and subject.strip() else None
+        text = opts.get(f"{column}Schema")
+        if fmt == "raw":
+            for name in (f"{column}SchemaId", f"{column}Subject", f"{column}Schema"):
+                if name in opts:
+                    raise OptionError(
+                        f"option {name} needs {column}Format avro ({column}Format is raw)"
+                    )
+            continue
+        if fmt != "avro":
+            raise OptionError(
+                f"option {column}Format={fmt}: the sink encodes avro only (for now); encode "
+                f"{fmt} yourself into a binary {column} column"
+            )
+        if schema_id is not None and (subject is not None or text is not None):
+            raise OptionError(f"give {column}SchemaId alone (not with {column}Subject/Schema)")
+        if text is not None:
+            try:
+                json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise OptionError(f"option {column}Schema is not Avro JSON: {exc}") from None
+        columns.append(ColumnWrite(column, fmt, schema_id, subject, text))
+    try:
+        strategy = strategy_name(opts.get("subject.name.strategy") or "TopicNameStrategy")
+    except ValueError as exc:
+        raise OptionError(f"option subject.name.strategy: {exc}") from None
+    registry = _registry_config(
+        opts, bool(columns), " and ".join(f"{c.column}Format={c.format}" for c in columns)
+    )
+    if not columns:
+        for name in REGISTRY_WRITE_OPTIONS:
+            if name in opts and not name.endswith("Format"):
+                raise OptionError(f"option {name} needs valueFormat or keyFormat avro")
+        return None
+    assert registry is not None
+    name = (opts.get("recordName") or "topLevelRecord").strip()
+    return RegistryWrite(
+        registry,
+        tuple(columns),
+        strategy=strategy,
+        auto_register=opts.flag("auto.register.schemas", True),
+        use_latest=opts.flag("use.latest.version", False),
+        record_name=name,
+        record_namespace=(opts.get("recordNamespace") or "").strip(),
+    )
+
+
+@dataclass(frozen=True)
+class PlannedWrite:
+    registry: RegistryConfig
+    schemas: tuple[tuple[str, Schema], ...]  # (column, the writer schema with its id)
+
+
+def plan_write(
+    formats: RegistryWrite, topic: str | None, input_types: Mapping[str, Any]
+) -> PlannedWrite:
+    """The writer schema (with its id) of each encoded column, on the driver: the id given;
+    or the subject's latest version (use.latest.version); or the schema given (valueSchema)
+    or derived from the column's type, registered (auto.register.schemas) or looked up under
+    its subject. ``input_types``: the input columns' Spark types by lowercase name."""
+    from pyspark.sql.pandas.types import to_arrow_type
+
+    from kafkawire.registry.client import Schema
+    from kafkawire.registry.encode import avro_schema_for, writer_schema
+    from kafkawire.registry.naming import record_full_name, subject_name
+
+    try:
+        registry = registry_client(formats.registry)
+    except ValueError as exc:
+        raise OptionError(f"option schema.registry.url: {exc}") from None
+    schemas = []
+    for c in formats.columns:
+        spark = input_types.get(c.column)
+        if spark is None:
+            raise OptionError(f"{c.column}Format={c.format} but the data has no {c.column} column")
+        arrow = to_arrow_type(spark, timezone="UTC")
+        if not pa.types.is_struct(arrow):
+            raise OptionError(
+                f"{c.column}Format={c.format}: column {c.column} must be a struct, not "
+                f"{spark.simpleString()}"
+            )
+        try:
+            if c.schema_id is not None:
+                schema = registry.schema_by_id(c.schema_id)
+            else:
+                if c.schema is not None:
+                    candidate = Schema(c.schema)
+                else:
+                    name = formats.record_name + ("Key" if c.column == "key" else "")
+                    derived = avro_schema_for(arrow, name, formats.record_namespace)
+                    candidate = Schema(json.dumps(derived))
+                subject = c.subject
+                if subject is None:
+                    full = record_full_name(json.loads(candidate.schema_str))
+                    try:
+                        subject = subject_name(formats.strategy, topic, full, key=c.column == "key")
+                    except ValueError as exc:
+                        raise OptionError(
+                            f"{c.column}Format={c.format}: {exc} (set the topic option, or "
+                            f"give {c.column}Subject or {c.column}SchemaId)"
+                        ) from None
+                schema = _writer(registry, formats, subject, candidate, c)
+            writer_schema(schema, registry)  # parses: a bad schema fails here, not per task
+        except SchemaError as exc:
+            raise OptionError(f"{c.column}Format={c.format}: {exc}") from exc
+        except RegistryError as exc:
+            raise OptionError(
+                f"{c.column}Format={c.format}: the schema registry at {registry.url}: {exc}"
+            ) from exc
+        if (schema.schema_type or "AVRO") != "AVRO":
+            raise OptionError(
+                f"{c.column}Format=avro, but schema {schema.schema_id} is {schema.schema_type}"
+            )
+        _check_fields(arrow, schema, c.column)
+        schemas.append((c.column, schema))
+    return PlannedWrite(formats.registry, tuple(schemas))
+
+
+def _writer(registry, formats: RegistryWrite, subject: str, candidate, c: ColumnWrite):
+    from kafkawire.registry.errors import SchemaNotFoundError
+
+    if formats.use_latest:
+        return registry.latest_version(subject)
+    if formats.auto_register:
+        return registry.register(subject, candidate)
+    try:
+        return registry.lookup(subject, candidate)
+    except SchemaNotFoundError:
+        raise OptionError(
+            f"{c.column}Format={c.format}: auto.register.schemas=false and the "
+            f"{'schema given' if c.schema else 'schema derived from the ' + c.column + ' column'} "
+            f"is not registered under subject {subject!r}: register it first, or set "
+            "auto.register.schemas=true"
+        ) from None
+
+
+def _check_fields(arrow: pa.StructType, schema: Schema, column: str) -> None:
+    """The struct's fields against a record schema's: extra fields, and schema fields
+    without a default the struct lacks, refused on the driver."""
+    parsed = json.loads(schema.schema_str)
+    if not isinstance(parsed, dict) or parsed.get("type") != "record":
+        return
+    names = {arrow.field(k).name for k in range(arrow.num_fields)}
+    fields = {f["name"]: f for f in parsed.get("fields", [])}
+    extra = sorted(names - set(fields))
+    missing = sorted(n for n, f in fields.items() if n not in names and "default" not in f)
+    if extra or missing:
+        raise OptionError(
+            f"column {column} does not fit the Avro schema {schema.schema_id}"
+            + (f": fields {extra} are not in the schema" if extra else "")
+            + (f"; fields {missing} (without a default) are not in the column" if missing else "")
+        )
+
+
+_PARSED: dict[tuple[RegistryConfig, Schema], Any] = {}
+
+
+def encode_batch(batch: pa.RecordBatch, planned: PlannedWrite) -> pa.RecordBatch:
+    """The batch with its struct key / value columns encoded (registry framing)."""
+    from kafkawire.registry.encode import encode_avro, writer_schema
+
+    registry = registry_client(planned.registry)
+    for column, schema in planned.schemas:
+        index = next((i for i, n in enumerate(batch.schema.names) if n.lower() == column), None)
+        if index is None:
+            continue
+        key = (planned.registry, schema)
+        with _CLIENTS_LOCK:
+            parsed = _PARSED.get(key)
+        if parsed is None:
+            parsed = writer_schema(schema, registry)
+            with _CLIENTS_LOCK:
+                _PARSED[key] = parsed
+        encoded = encode_avro(batch.column(index), schema, registry=registry, parsed=parsed)
+        batch = batch.set_column(index, pa.field(column, pa.binary()), encoded)
+    return batch
