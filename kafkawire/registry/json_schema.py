@@ -48,6 +48,7 @@ The mapping (Arrow types as the Avro side, :mod:`kafkawire.registry.avro`, has t
 
 from __future__ import annotations
 
+import codecs
 import json
 from collections.abc import Callable
 from typing import Any
@@ -120,10 +121,12 @@ class _Mapper:
         base = doc.root.get("$id") if isinstance(doc.root, dict) else None
         if isinstance(base, str):
             joined = urljoin(base, name)
-            if joined not in candidates:
-                candidates.append(joined)
             if joined == base:
                 return doc
+            folder = base.rsplit("/", 1)[0] + "/"
+            for c in (joined, joined[len(folder) :] if joined.startswith(folder) else None):
+                if c and c not in candidates:
+                    candidates.append(c)
         found = None
         if self.resolve is not None:
             for c in candidates:
@@ -282,7 +285,9 @@ class _Mapper:
         if isinstance(props, dict) and props:
             fields = []
             for name, sub in props.items():
-                t = _final(self.type_of(sub, doc, (*ptr, "properties", name), stack))
+                t = self.type_of(sub, doc, (*ptr, "properties", name), stack)
+                if isinstance(t, _Untyped):  # an allOf sibling may give it a type
+                    t = _marker(t)
                 fields.append(pa.field(name, t))
             return pa.struct(fields)
         extra = node.get("additionalProperties")
@@ -339,9 +344,32 @@ def _enum_type(node: dict, where: str) -> Any:
     return _union(types, where, "enum")
 
 
+_MARKER = "\x00untyped"
+
+
+def _marker(t: _Untyped) -> pa.DataType:
+    """An untyped property, as an Arrow type (a struct whose one field says what and where)."""
+    return pa.struct([pa.field(_MARKER, pa.null(), metadata={"what": t.what, "where": t.where})])
+
+
+def _is_marker(t: pa.DataType) -> bool:
+    return pa.types.is_struct(t) and t.num_fields == 1 and t.field(0).name == _MARKER
+
+
 def _final(t: Any) -> pa.DataType:
+    """``t``, or the SchemaError of the first value in it with no type."""
     if isinstance(t, _Untyped):
         raise t.error()
+    if _is_marker(t):
+        meta = t.field(0).metadata
+        raise _Untyped(meta[b"what"].decode(), meta[b"where"].decode()).error()
+    if pa.types.is_struct(t):
+        for f in t:
+            _final(f.type)
+    elif pa.types.is_list(t):
+        _final(t.value_type)
+    elif pa.types.is_map(t):
+        _final(t.item_type)
     return t
 
 
@@ -405,9 +433,9 @@ def _merge_structs(types: list, where: str) -> pa.DataType:
     for t in types:
         for f in t:
             have = fields.get(f.name)
-            if have is None or pa.types.is_null(have):
+            if have is None or pa.types.is_null(have) or _is_marker(have):
                 fields[f.name] = f.type
-            elif pa.types.is_null(f.type) or have.equals(f.type):
+            elif pa.types.is_null(f.type) or have.equals(f.type) or _is_marker(f.type):
                 continue
             elif pa.types.is_struct(have) and pa.types.is_struct(f.type):
                 fields[f.name] = _merge_structs([have, f.type], f"{where} (property {f.name})")
@@ -456,10 +484,21 @@ def _resolver(registry: Any, schema: Any) -> Callable[[str], Any] | None:
     if not getattr(schema, "references", None):
         return None
     refs = registry.references(schema)
+    by_id: dict[str, str] = {}
 
     def resolve(name: str) -> Any:
         found = refs.get(name)
-        return None if found is None else found.schema_str
+        if found is not None:
+            return found.schema_str
+        if not by_id:  # the references' own $id, for a $ref by absolute URL
+            for ref in refs.values():
+                try:
+                    text = json.loads(ref.schema_str)
+                except json.JSONDecodeError:
+                    continue
+                if isinstance(text, dict) and isinstance(text.get("$id"), str):
+                    by_id[text["$id"]] = ref.schema_str
+        return by_id.get(name)
 
     return resolve
 
@@ -487,14 +526,18 @@ def decode_frames(registry: Any, reader: Any, writers: list, frames: Any, keys: 
         keysets: dict[str, set] = {}
         if _has_map(target):
             discover = _parse_type(target, None, "")
-            for _rows, table in reader_.read(
-                rows, discover, "infer", failed, "keys of the schema's maps"
-            ):
+            refused: dict[int, str] = {}
+            for _rows, table in reader_.read(rows, discover, "infer", refused):
                 _collect_keys(target, table.schema, keysets)
-            rows = rows[~np.isin(rows, np.fromiter(failed, np.int64, len(failed)))]
+            # Rows Arrow's inference refuses (an undeclared property of mixed types, or a
+            # row the parse below fails anyway): their keys from a Python parse of each.
+            for row in refused:
+                value = reader_.loads(row)
+                if value is not None:
+                    _python_keys(value, target, keysets, "")
         ptype = _parse_type(target, keysets, "")
         if len(rows):
-            parts = reader_.read(rows, ptype, "ignore", failed, None)
+            parts = reader_.read(rows, ptype, "ignore", failed)
     got_rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
     if parts:
         table = pa.concat_tables([p[1] for p in parts])
@@ -556,8 +599,9 @@ class _Reader:
         self.ends = ends
         self.wrapped = wrapped
 
-    def buffer(self, rows: np.ndarray) -> tuple[np.ndarray, int]:
-        """The payloads of ``rows``, one a line (newlines inside made spaces)."""
+    def buffer(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+        """The payloads of ``rows``, one a line (newlines inside made spaces): (the buffer,
+        where each row's line starts, the longest line)."""
         starts = self.starts[rows]
         ends = self.ends[rows]
         lengths = ends - starts
@@ -574,7 +618,7 @@ class _Reader:
             _fill_runs(buf, gap_starts, gap_lengths, 0x20)
             _blank_newlines(buf)
             buf[gap_starts] = 0x0A
-            return buf, longest
+            return buf, starts - base, longest
         prefix, suffix = _WRAP if self.wrapped else (b"", b"")
         extra = len(prefix) + len(suffix) + 1
         out_len = lengths + extra
@@ -598,10 +642,13 @@ class _Reader:
             for j, byte in enumerate(suffix):
                 buf[offsets[:-1] + len(prefix) + lengths + j] = byte
         buf[offsets[1:] - 1] = 0x0A
-        return buf, longest + extra
+        return buf, offsets[:-1], longest + extra
 
     def parse(self, rows: np.ndarray, ptype: pa.StructType, behavior: str) -> pa.Table:
-        buf, longest = self.buffer(rows)
+        buf, _, longest = self.buffer(rows)
+        return self.parse_buffer(buf, longest, ptype, behavior)
+
+    def parse_buffer(self, buf, longest, ptype, behavior) -> pa.Table:
         block = max(1 << 20, 2 * longest + 64)
         many = len(buf) > 4 * (1 << 20)
         return pajson.read_json(
@@ -612,20 +659,32 @@ class _Reader:
             ),
         )
 
-    def read(self, rows, ptype, behavior, failed, purpose) -> list[tuple[np.ndarray, pa.Table]]:
+    def read(self, rows, ptype, behavior, failed) -> list[tuple[np.ndarray, pa.Table]]:
         """[(rows, their table)] for the rows that parse; the others go to ``failed``."""
+        buf, line_starts, longest = self.buffer(rows)
+        broken = _not_utf8(buf, line_starts)
+        if broken:
+            # Arrow's reader does not check UTF-8: those rows fail here, their lines blanked
+            # (Arrow skips empty lines).
+            ends = np.append(line_starts[1:], len(buf)) - 1
+            for i in broken:
+                failed[int(rows[i])] = self.diagnose(int(rows[i]), None)
+                buf[line_starts[i] : ends[i]] = 0x20
+            rows = np.delete(rows, broken)
+            if not len(rows):
+                return []
         try:
-            table = self.parse(rows, ptype, behavior)
+            table = self.parse_buffer(buf, longest, ptype, behavior)
             if table.num_rows == len(rows):
                 return [(rows, table)]
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
             pass
         out: list = []
         for lo in range(0, len(rows), _GROUP_ROWS):
-            self._bisect(rows[lo : lo + _GROUP_ROWS], ptype, behavior, failed, purpose, out)
+            self._bisect(rows[lo : lo + _GROUP_ROWS], ptype, behavior, failed, out)
         return out
 
-    def _bisect(self, rows, ptype, behavior, failed, purpose, out) -> None:
+    def _bisect(self, rows, ptype, behavior, failed, out) -> None:
         error = None
         try:
             table = self.parse(rows, ptype, behavior)
@@ -636,17 +695,25 @@ class _Reader:
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
             error = str(exc)
         if len(rows) == 1:
-            failed[int(rows[0])] = self.diagnose(int(rows[0]), error, purpose)
+            failed[int(rows[0])] = self.diagnose(int(rows[0]), error)
             return
         if len(rows) <= _SPLIT_FLOOR:
             for i in range(len(rows)):
-                self._bisect(rows[i : i + 1], ptype, behavior, failed, purpose, out)
+                self._bisect(rows[i : i + 1], ptype, behavior, failed, out)
             return
         half = len(rows) // 2
-        self._bisect(rows[:half], ptype, behavior, failed, purpose, out)
-        self._bisect(rows[half:], ptype, behavior, failed, purpose, out)
+        self._bisect(rows[:half], ptype, behavior, failed, out)
+        self._bisect(rows[half:], ptype, behavior, failed, out)
 
-    def diagnose(self, row: int, arrow_error: str | None, purpose: str | None = None) -> str:
+    def loads(self, row: int) -> Any:
+        """One payload as Python (for a row Arrow refuses), or None."""
+        try:
+            value = json.loads(bytes(self.data[self.starts[row] : self.ends[row]]))
+        except (ValueError, RecursionError):
+            return None
+        return {"value": value} if self.wrapped else value
+
+    def diagnose(self, row: int, arrow_error: str | None) -> str:
         """Why one payload does not read (only bad rows come here: a Python parse of each)."""
         raw = bytes(self.data[self.starts[row] : self.ends[row]])
         try:
@@ -668,8 +735,7 @@ class _Reader:
         if message.endswith(" in row 0"):
             message = message[: -len(" in row 0")]
         message = message.replace("Column(/value", "Column(") if self.wrapped else message
-        during = f" (while finding the {purpose})" if purpose else ""
-        return f"the JSON payload does not fit the schema: {message}{during}"
+        return f"the JSON payload does not fit the schema: {message}"
 
 
 def _json_kind(value: Any) -> str:
@@ -684,6 +750,28 @@ def _json_kind(value: Any) -> str:
     if isinstance(value, list):
         return "an array"
     return "an object"  # pragma: no cover
+
+
+def _not_utf8(buf: np.ndarray, line_starts: np.ndarray) -> list[int]:
+    """The lines of ``buf`` that are not UTF-8 (decoded in chunks of whole lines)."""
+    broken: list[int] = []
+    view = memoryview(buf)
+    chunk = 16 << 20
+    lo = 0
+    n = len(line_starts)
+    while lo < n:
+        begin = int(line_starts[lo])
+        hi = int(np.searchsorted(line_starts, begin + chunk, side="right"))
+        hi = max(hi, lo + 1)
+        end = int(line_starts[hi]) if hi < n else len(buf)
+        try:
+            codecs.utf_8_decode(view[begin:end], "strict", True)
+            lo = hi
+        except UnicodeDecodeError as exc:
+            row = int(np.searchsorted(line_starts, begin + exc.start, side="right")) - 1
+            broken.append(row)
+            lo = row + 1
+    return broken
 
 
 def _fill_runs(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray, byte: int) -> None:
@@ -751,6 +839,21 @@ def _collect_keys(t: pa.DataType, got: Any, keysets: dict, path: str = "") -> No
         for f in got:
             names.add(f.name)
             _collect_keys(t.item_type, f.type, keysets, path + "{}")
+
+
+def _python_keys(value: Any, t: pa.DataType, keysets: dict, path: str) -> None:
+    if value is None:
+        return
+    if pa.types.is_struct(t) and isinstance(value, dict):
+        for f in t:
+            _python_keys(value.get(f.name), f.type, keysets, f"{path}/{f.name}")
+    elif pa.types.is_list(t) and isinstance(value, list):
+        for v in value:
+            _python_keys(v, t.value_type, keysets, path + "[]")
+    elif pa.types.is_map(t) and isinstance(value, dict):
+        keysets.setdefault(path, set()).update(value)
+        for v in value.values():
+            _python_keys(v, t.item_type, keysets, path + "{}")
 
 
 def _convert(arr: pa.Array, t: pa.DataType, path: str, bad: dict[int, str]) -> pa.Array:
