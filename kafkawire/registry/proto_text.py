@@ -638,9 +638,13 @@ class _Parser:
         """A field declaration (label, map or plain) appended to ``into``."""
         start = self.peek()
         label = None
-        if oneof_index is None and start.kind == "ident" and start.value in _LABELS:
-            if not (self.peek(1).kind == "sym" and self.peek(1).value in ("=", ".")):
-                label = self.next().value
+        if (
+            oneof_index is None
+            and start.kind == "ident"
+            and start.value in _LABELS
+            and not self.is_sym("=", 1)
+        ):
+            label = self.next().value
         if self.is_word("map") and self.is_sym("<", 1):
             if label is not None or oneof_index is not None or extendee is not None:
                 raise self.error("a map field takes no label and is not in a oneof", start)
@@ -649,9 +653,7 @@ class _Parser:
         if self.is_word("group") and self.peek(1).kind == "ident":
             raise self.error("group fields are unsupported (a proto2 construct)")
         if label is None and self.syntax == "proto2" and oneof_index is None:
-            raise self.error(
-                "a proto2 field needs a label (optional, required or repeated)", start
-            )
+            raise self.error("a proto2 field needs a label (optional, required or repeated)", start)
         if label == "required" and self.syntax == "proto3":
             raise self.error("proto3 has no required fields", start)
         if label == "optional" and self.syntax == "editions":
@@ -733,9 +735,13 @@ class _Parser:
                 self.option_statement(decl.options)
                 continue
             t = self.peek()
-            if t.kind == "ident" and t.value in _LABELS and self.peek(1).kind == "ident":
-                if self.peek(2).kind == "ident" or self.is_sym(".", 2):
-                    raise self.error("oneof fields take no label", t)
+            if (
+                t.kind == "ident"
+                and t.value in _LABELS
+                and self.peek(1).kind == "ident"
+                and (self.peek(2).kind == "ident" or self.is_sym(".", 2))
+            ):
+                raise self.error("oneof fields take no label", t)
             self.field(msg, scope, msg.field, oneof_index=index)
 
     def reserved(self, owner, max_value: int, exclusive: bool) -> None:

@@ -221,9 +221,7 @@ def load_schema(registry, schema) -> Loaded:
 
 
 def _is_map(fd) -> bool:
-    return (
-        fd.type == _F.TYPE_MESSAGE and fd.is_repeated and fd.message_type.GetOptions().map_entry
-    )
+    return fd.type == _F.TYPE_MESSAGE and fd.is_repeated and fd.message_type.GetOptions().map_entry
 
 
 def _value_type(fd, stack: tuple) -> pa.DataType:
@@ -368,7 +366,7 @@ class _Compiler:
             msg = self.message(fd.message_type, elem, sub, entry=entry)
         elif t == _F.TYPE_ENUM:
             a, b = self.enum(fd.enum_type)
-            default = fd.default_value
+            default = fd.enum_type.values[0].number if fd.is_repeated else fd.default_value
             values = fd.enum_type.values_by_number
             c = self.name(values[default].name if default in values else str(default))
         return [fd.number, t, flags, oneof, col, elem, msg, a, b, c], path
@@ -433,9 +431,7 @@ def decode_frames(registry, reader_schema, writers: list, frames, keys: np.ndarr
     failed: dict[int, str] = {}
     for row in np.flatnonzero(codes).tolist():
         text = ERROR_TEXT.get(int(codes[row]), f"error {codes[row]}")
-        failed[row] = (
-            f"{text} (message indexes, byte {int(offsets[row])} after the schema id)"
-        )
+        failed[row] = f"{text} (message indexes, byte {int(offsets[row])} after the schema id)"
         keys[row] = -2
 
     reader = load_schema(registry, reader_schema)
