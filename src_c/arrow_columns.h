@@ -246,6 +246,8 @@ static inline void kw_cols_rollback(kw_col *table, int32_t n, const kw_col_mark 
         col->null_count = marks[i].null_count;
         col->values.len = marks[i].values_len;
         col->data.len = marks[i].data_len;
+        if (col->kind == KWC_NULL) /* no buffers: null rows are counted only */
+            continue;
         size_t bytes = (size_t)((len + 7) >> 3);
         col->validity.len = bytes;
         if (len & 7)

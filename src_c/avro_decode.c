@@ -147,6 +147,17 @@ static int av_decimal(av_ctx *cx, int32_t ni, const uint8_t *src, size_t n, cons
         return av_fail(cx, AVE_NOMEM, ni, at);
     for (size_t i = 0; i < width; i++)
         slot[i] = i < n ? src[n - 1 - i] : fill;
+    /* decimal128: the unscaled value must have at most `precision` digits (Arrow's rule) */
+    if (width == 16 && nd->c > 0 && nd->c <= 38) {
+        __int128 v;
+        memcpy(&v, slot, 16);
+        unsigned __int128 mag = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
+        unsigned __int128 bound = 1;
+        for (int32_t d = 0; d < nd->c; d++)
+            bound *= 10;
+        if (mag >= bound) /* the record is rolled back, slot and all */
+            return av_fail(cx, AVE_DECIMAL, ni, at);
+    }
     return 0;
 }
 
@@ -195,10 +206,14 @@ static int av_run(av_ctx *cx, int32_t ni, const uint8_t **pp) {
             return -1;
         if (iv < INT32_MIN || iv > INT32_MAX)
             return av_fail(cx, AVE_INT_RANGE, ni, at);
+        if (nd->flags == AVF_TIME_MS && (iv < 0 || iv >= 86400000LL))
+            return av_fail(cx, AVE_TIME, ni, at);
         return col ? av_number(cx, nd, ni, iv, 0, 0) : 0;
     case AV_LONG:
         if (av_long(cx, ni, pp, &iv) < 0)
             return -1;
+        if (nd->flags == AVF_TIME_US && (iv < 0 || iv >= 86400000000LL))
+            return av_fail(cx, AVE_TIME, ni, at);
         return col ? av_number(cx, nd, ni, iv, 0, 0) : 0;
     case AV_FLOAT: {
         if (cx->end - *pp < 4)

@@ -28,8 +28,9 @@ enum kw_avro_op {
     AV_ARRAY,    /* a = item node */
     AV_MAP,      /* a = value node, b = key column (entries struct is col's child) */
     AV_UNION,    /* a = first kid (one per writer branch), b = branch count */
-    AV_DECIMAL_BYTES, /* to the reader's decimal width (16 or 32 bytes, little-endian) */
-    AV_DECIMAL_FIXED, /* a = fixed size */
+    AV_DECIMAL_BYTES, /* to the reader's decimal width (16 or 32 bytes, little-endian); c =
+                       * precision, checked for decimal128 */
+    AV_DECIMAL_FIXED, /* a = fixed size, c = precision */
     AV_DURATION,      /* fixed(12) months, days, millis -> month_day_nano interval */
     AV_DEFAULT,  /* a reader field the writer lacks: a = node run over defaults[b .. b + c] */
     AV_ERROR,    /* a writer branch the reader cannot take: the record is bad (b = message) */
@@ -83,7 +84,12 @@ enum kw_avro_err {
     AVE_TRAILING,     /* bytes left after the value */
     AVE_DEPTH,        /* nesting deeper than the limit */
     AVE_NOMEM,        /* allocation failed or a column passed 2 GiB */
+    AVE_TIME,         /* a time of day outside 0 .. 24 h */
 };
+
+/* Node flags: AV_STRING checks UTF-8 (1); AV_INT / AV_LONG read as time-millis (2) or
+ * time-micros (3) check the time of day. */
+enum { AVF_UTF8 = 1, AVF_TIME_MS = 2, AVF_TIME_US = 3 };
 
 typedef struct {
     int code;

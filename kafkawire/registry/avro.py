@@ -63,6 +63,7 @@ except ImportError:  # pragma: no cover - the registry extra installs it
 ) = range(19)
 AVT_SAME, AVT_I32, AVT_I64, AVT_F32, AVT_F64 = range(5)
 AVB_NONE, AVB_NULL, AVB_VALUE, AVB_MEMBER = range(4)
+AVF_UTF8, AVF_TIME_MS, AVF_TIME_US = 1, 2, 3
 # Column kinds of src_c/arrow_columns.h.
 KWC_NULL, KWC_BOOL, KWC_FIXED, KWC_BINARY, KWC_STRUCT, KWC_LIST = range(6)
 _NODE = struct.Struct("<BBBBiiiiii")
@@ -82,6 +83,7 @@ ERROR_TEXT = {
     11: "bytes left over after the value",
     12: "nesting deeper than 64 levels",
     13: "out of memory",
+    14: "a time of day outside 0 to 24 hours",
 }
 
 _PRIMITIVES = {"null", "boolean", "int", "long", "float", "double", "bytes", "string"}
@@ -100,7 +102,9 @@ def parse(schema_str: str | dict | list, named: dict[str, Any] | None = None) ->
     collects the named types (pass the referenced schemas' first)."""
     if parse_schema is None:
         raise SchemaError("Avro schemas need fastavro: pip install 'kafkawire[registry]'")
-    if isinstance(schema_str, str):
+    if isinstance(schema_str, str) and schema_str.strip() in _PRIMITIVES:
+        schema_str = schema_str.strip()  # a bare primitive name, as some registries store it
+    elif isinstance(schema_str, str):
         try:
             schema_str = json.loads(schema_str)
         except json.JSONDecodeError as exc:
@@ -391,7 +395,12 @@ class _Compiler:
             op = {"int": AV_INT, "long": AV_LONG, "float": AV_FLOAT, "double": AV_DOUBLE}[wk]
             target = wk if skip else rk
             to = {"int": AVT_I32, "long": AVT_I64, "float": AVT_F32, "double": AVT_F64}[target]
-            return self.node(op, col, path, to=to)
+            flags = 0
+            if rlogical == "time-millis" and wk == "int":
+                flags = AVF_TIME_MS
+            elif rlogical == "time-micros" and wk == "long":
+                flags = AVF_TIME_US
+            return self.node(op, col, path, to=to, flags=flags)
         if wk in ("bytes", "string"):
             if not skip and rlogical == "decimal" and rk == "bytes":
                 if (
@@ -400,10 +409,10 @@ class _Compiler:
                     and ws.get("scale", 0) != rs.get("scale", 0)
                 ):
                     return self.error(col, path, "decimal scales of writer and reader differ")
-                return self.node(AV_DECIMAL_BYTES, col, path)
+                return self.node(AV_DECIMAL_BYTES, col, path, c=_precision(rs))
             to_string = not skip and rk == "string"
             return self.node(
-                AV_STRING if to_string else AV_BYTES, col, path, flags=1 if to_string else 0
+                AV_STRING if to_string else AV_BYTES, col, path, flags=AVF_UTF8 if to_string else 0
             )
         if wk == "fixed":
             size = int(ws["size"])
@@ -411,7 +420,7 @@ class _Compiler:
                 if not _same_name(ws, rs) or int(rs["size"]) != size:
                     return self.error(col, path, f"fixed {ws['name']} does not match the reader")
                 if rlogical == "decimal":
-                    return self.node(AV_DECIMAL_FIXED, col, path, a=size)
+                    return self.node(AV_DECIMAL_FIXED, col, path, a=size, c=_precision(rs))
                 if rlogical == "duration" and size == 12:
                     return self.node(AV_DURATION, col, path)
             return self.node(AV_FIXED, col, path, a=size)
@@ -533,6 +542,10 @@ class _Compiler:
             bytes(self.defaults),
             root,
         )
+
+
+def _precision(schema: dict) -> int:
+    return int(schema.get("precision", 0))
 
 
 def _same_name(a: Any, b: Any) -> bool:

@@ -14,7 +14,7 @@ program per writer schema, JSON Schema through Arrow's C++ JSON reader.
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -60,6 +60,9 @@ class _Frames:
     keys: np.ndarray  # int64: index into `schemas` (-1 null value, -2 bad framing)
     schemas: list  # ("id", int) or ("guid", str)
     errors: dict[int, str]  # row -> framing error
+    # row -> the bytes after the id or GUID of a schema-id header (Protobuf's message indexes
+    # travel there when the id does)
+    header_tails: dict[int, bytes] = field(default_factory=dict)
 
 
 def _binary_parts(column: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -132,6 +135,23 @@ def frame(column: pa.Array, headers: pa.Array | None = None, *, key: bool = Fals
             schemas.append(ref)
         return index[ref]
 
+    # an id in a header wins: the payload is then bare (its first byte means nothing)
+    in_header = np.zeros(n, dtype=bool)
+    header_tails: dict[int, bytes] = {}
+    for row, value in _header_ids(
+        headers, KEY_SCHEMA_HEADER if key else VALUE_SCHEMA_HEADER, n
+    ).items():
+        if not valid[row]:
+            continue
+        in_header[row] = True
+        starts[row] = offsets[row]
+        ref = _header_ref(value)
+        if ref is None:
+            errors[row] = "the schema id header is neither magic 0 + id nor magic 1 + GUID"
+            continue
+        keys[row] = intern(ref)
+        header_tails[row] = bytes(value[17 if value[0] == 1 else 5 :])
+    magic[in_header] = -3
     by_id = magic == 0
     if by_id.any():
         first = ids[np.argmax(by_id)]
@@ -144,19 +164,6 @@ def frame(column: pa.Array, headers: pa.Array | None = None, *, key: bool = Fals
     for row in np.flatnonzero(magic == 1):
         s = int(offsets[row])
         keys[row] = intern(("guid", str(uuid.UUID(bytes=bytes(data[s + 1 : s + 17])))))
-    for row, value in _header_ids(
-        headers, KEY_SCHEMA_HEADER if key else VALUE_SCHEMA_HEADER, n
-    ).items():
-        if not valid[row]:
-            continue
-        ref = _header_ref(value)
-        if ref is None:
-            keys[row] = -2
-            errors[row] = "the schema id header is neither magic 0 + id nor magic 1 + GUID"
-            continue
-        keys[row] = intern(ref)
-        starts[row] = offsets[row]  # the whole payload: the id is in the header
-        errors.pop(row, None)
     for row in np.flatnonzero(keys == -2):
         row = int(row)
         if row in errors:
@@ -169,7 +176,7 @@ def frame(column: pa.Array, headers: pa.Array | None = None, *, key: bool = Fals
             errors[row] = "an empty value has no schema registry framing"
         else:
             errors[row] = f"magic byte {first} at byte 0: not schema registry framing"
-    return _Frames(data, starts, ends, keys, schemas, errors)
+    return _Frames(data, starts, ends, keys, schemas, errors, header_tails)
 
 
 def _header_ref(value: bytes | None):
