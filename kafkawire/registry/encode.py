@@ -226,6 +226,8 @@ def encode_avro(
         column = struct_array.field(0)
         if struct_array.null_count:  # a null row is null whatever its field holds
             column = pa.compute.if_else(struct_array.is_valid(), column, None)
+    else:
+        _check_fields(struct_array.type, parsed)
     column = _plain(column)
     convert = _converter(column.type, parsed, named)
     rows = column.to_pylist()
@@ -256,6 +258,23 @@ def encode_avro(
     return pa.array(out, pa.binary())
 
 
+def _check_fields(t: pa.StructType, record: dict) -> None:
+    """The struct's fields against the record's, once for the column."""
+    names = {t.field(k).name for k in range(t.num_fields)}
+    fields = {f["name"]: f for f in record.get("fields", [])}
+    extra = sorted(names - set(fields))
+    if extra:
+        raise EncodeError(
+            f"fields {extra} of the column are not in the Avro record {record['name']}"
+        )
+    missing = sorted(n for n, f in fields.items() if n not in names and "default" not in f)
+    if missing:
+        raise EncodeError(
+            f"fields {missing} of the Avro record {record['name']} (without a default) are not "
+            "in the column"
+        )
+
+
 def _describe(schema: Any) -> str:
     text = json.dumps(schema, default=str) if not isinstance(schema, str) else schema
     return text if len(text) <= 80 else text[:77] + "..."
@@ -273,9 +292,9 @@ def _raise_for(row: int, value: Any, parsed: Any, is_record: bool) -> None:
             field = getattr(first, "field", None)
             datum = getattr(first, "datum", None)
             expected = getattr(first, "schema", None)
+            what = f"field {field}" if field else "the value"
             raise EncodeError(
-                f"row {row}: field {field}: {datum!r} does not fit the Avro type "
-                f"{_describe(expected)}",
+                f"row {row}: {what}: {datum!r} does not fit the Avro type {_describe(expected)}",
                 row=row,
                 field=field,
             ) from None
