@@ -119,7 +119,7 @@ _TOKEN = re.compile(
   | (?P<int>0[xX][0-9a-fA-F]+|\d+)
   | (?P<ident>[A-Za-z_][A-Za-z0-9_]*)
   | (?P<str>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
-  | (?P<sym>[{}()\[\]<>;,=.:+\-/])
+  | (?P<sym>[{}()\[\]<>;,=.:+\-])
     """,
     re.VERBOSE | re.DOTALL,
 )
@@ -488,7 +488,7 @@ class _Parser:
             self.expect(",")
 
     def default_value(self, field, tok: _Tok) -> None:
-        t = field.type
+        t = field.type if field.HasField("type") else 0
         if field.label == FDP.LABEL_REPEATED:
             raise self.error("a repeated field has no default", tok)
         if t == FDP.TYPE_MESSAGE:
@@ -604,6 +604,9 @@ class _Parser:
             if t.kind == "eof":
                 raise self.error(f"message {msg.name} is never closed ('}}' expected)")
             if self.accept(";"):
+                continue
+            if self.is_sym("."):  # a field of a fully qualified type
+                self.field(msg, scope, msg.field)
                 continue
             if t.kind != "ident":
                 raise self.error(f"expected a field or declaration, found {_show(t)}")
@@ -813,7 +816,9 @@ class _Parser:
             self.field(msg, scope, into, extendee=(target, scope, tok))
 
     def enum(self, en) -> None:
+        name_tok = self.peek()
         en.name = self.ident("an enum name")
+        first_tok = None
         self.expect("{")
         while not self.accept("}"):
             t = self.peek()
@@ -834,6 +839,7 @@ class _Parser:
             v = en.value.add(name=self.ident())
             self.expect("=")
             num_tok = self.peek()
+            first_tok = first_tok or num_tok
             v.number = self.integer("an enum value number")
             if not -(2**31) <= v.number < 2**31:
                 raise self.error(f"enum value {v.number} outside int32", num_tok)
@@ -853,9 +859,9 @@ class _Parser:
                     self.expect(",")
             self.end()
         if not en.value:
-            raise self.error(f"enum {en.name} has no values")
+            raise self.error(f"enum {en.name} has no values", name_tok)
         if self.syntax == "proto3" and en.value[0].number != 0:
-            raise self.error(f"the first value of proto3 enum {en.name} must be 0")
+            raise self.error(f"the first value of proto3 enum {en.name} must be 0", first_tok)
 
     def service(self, svc) -> None:
         svc.name = self.ident("a service name")
