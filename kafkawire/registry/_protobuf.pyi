@@ -1,0 +1,60 @@
+"""Protobuf payloads of a binary column to Arrow columns: the message-index pass and the
+per-record loop (in C, src_c/protobuf_decode.c) over the program that
+kafkawire/registry/protobuf.py compiles."""
+
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+FIELD_SIZE: int  # sizeof(kw_pb_field)
+MESSAGE_SIZE: int  # sizeof(kw_pb_message)
+MAX_INDEXES: int  # message indexes a payload may have (KW_PB_MAX_INDEXES)
+
+class ColumnTable:
+    """Columns laid out as ``layout`` says: one (kind, width, child0, nchildren) a column,
+    with its Arrow type in ``types``; children of a column are consecutive entries."""
+
+    def __init__(self, layout: list[tuple[int, int, int, int]], types: list[pa.DataType]): ...
+    def finish(self, root: int) -> pa.Array:
+        """The root column as a pyarrow array (the table is spent afterwards)."""
+    def __len__(self) -> int: ...
+
+class Program:
+    """One compiled program (the C tables of src_c/protobuf_decode.h, packed by
+    kafkawire.registry.protobuf); holds the arrays its C struct points into."""
+
+    arrays: Any
+    def __init__(
+        self,
+        msgs: bytes,
+        fields: bytes,
+        dense: Any,
+        enum_numbers: Any,
+        enum_names: Any,
+        names: bytes,
+        name_offsets: Any,
+        root: int,
+    ): ...
+
+def message_indexes(
+    data: np.ndarray, starts: np.ndarray, ends: np.ndarray, keys: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Reads each framed row's message indexes (rows with keys[i] < 0 are passed over).
+
+    Returns (payload starts int64, counts int32, indexes int32 [n, width], codes int32,
+    offsets int64): a row's message is data[payload_start:end]; a row whose indexes do not
+    read has count 0 and a nonzero code (its byte offset from the row's start)."""
+
+def decode(
+    table: ColumnTable,
+    root_col: int,
+    programs: list[Program],
+    data: np.ndarray,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    which: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Appends one row of column ``root_col`` a record: ``which[i]`` is the program of record
+    i (its message is data[starts[i]:ends[i]]), -1 for a null row. Returns the failed
+    records as (rows, codes, messages, fields, offsets) int arrays; their rows are null."""
