@@ -610,13 +610,14 @@ class _Reader:
             # The payloads in order with gaps (the framing) between them: copy the span and
             # blank the gaps, a newline at the start of each.
             base = int(starts[0])
-            buf = np.empty(int(ends[-1]) - base + 1, np.uint8)
-            buf[:-1] = self.data[base : int(ends[-1])]
+            span = int(ends[-1]) - base
+            raw = bytearray(memoryview(self.data)[base : base + span])
+            raw.append(0x0A)
+            buf = np.frombuffer(_without_newlines(raw), np.uint8)
             buf[-1] = 0x0A
             gap_starts = ends[:-1] - base
             gap_lengths = starts[1:] - ends[:-1]
             _fill_runs(buf, gap_starts, gap_lengths, 0x20)
-            _blank_newlines(buf)
             buf[gap_starts] = 0x0A
             return buf, starts - base, longest
         prefix, suffix = _WRAP if self.wrapped else (b"", b"")
@@ -624,7 +625,9 @@ class _Reader:
         out_len = lengths + extra
         offsets = np.zeros(len(rows) + 1, np.int64)
         np.cumsum(out_len, out=offsets[1:])
-        buf = np.full(int(offsets[-1]), 0x20, np.uint8)
+        raw = bytearray(int(offsets[-1]))
+        buf = np.frombuffer(raw, np.uint8)
+        buf[:] = 0x20
         chunk = max(1, (8 << 20) // max(1, int(lengths.mean()) if len(lengths) else 1))
         for lo in range(0, len(rows), chunk):
             hi = min(len(rows), lo + chunk)
@@ -635,7 +638,7 @@ class _Reader:
                 src = np.repeat(starts[lo:hi], ln) + within
                 dst = np.repeat(offsets[lo:hi] + len(prefix), ln) + within
                 buf[dst] = self.data[src]
-        _blank_newlines(buf)
+        buf = np.frombuffer(_without_newlines(raw), np.uint8)
         if prefix:
             for j, byte in enumerate(prefix):
                 buf[offsets[:-1] + j] = byte
@@ -787,9 +790,15 @@ def _fill_runs(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray, byte: i
     buf[np.repeat(starts, lengths) + within] = byte
 
 
-def _blank_newlines(buf: np.ndarray) -> None:
-    buf[buf == 0x0A] = 0x20
-    buf[buf == 0x0D] = 0x20
+_NEWLINES = bytes.maketrans(b"\n\r", b"  ")
+
+
+def _without_newlines(raw: bytearray) -> bytearray:
+    """``raw`` with its newlines and carriage returns made spaces (JSON whitespace outside
+    strings; a string cannot hold them raw)."""
+    if raw.find(b"\n") >= 0 or raw.find(b"\r") >= 0:
+        return raw.translate(_NEWLINES)
+    return raw
 
 
 # ---- types while parsing, and the conversion after -----------------------------------------

@@ -816,3 +816,18 @@ def test_random_schemas_and_values(seed):
     assert decoded.error_count == 0, [e for e in decoded.errors.to_pylist() if e]
     expected = [None if p is None else v for p, v in zip(payloads, values, strict=True)]
     assert [_actual(v, t) for v in decoded.values.to_pylist()] == [_expect(v, t) for v in expected]
+
+
+def test_columns_of_nulls_and_empty_columns():
+    schema = {"type": "object", "properties": {"a": {"type": "integer"}}}
+    registry = StubRegistry({1: Schema(json.dumps(schema), "JSON", schema_id=1)})
+    reader = registry.schemas[1]
+    decoded = decode_column(pa.array([None, None], pa.binary()), registry, reader_schema=reader)
+    assert decoded.values.to_pylist() == [None, None]
+    assert decoded.values.type == pa.struct([pa.field("a", pa.int64())])
+    decoded = decode_column(pa.array([], pa.binary()), registry, reader_schema=reader)
+    assert len(decoded.values) == 0
+    column = pa.array([_framed(1, b'{"a": 1}'), _framed(1, b"x"), None], pa.large_binary())
+    decoded = decode_column(column, registry, on_error="null")
+    assert decoded.values.to_pylist() == [{"a": 1}, None, None]
+    assert decoded.errors.to_pylist()[1].startswith("invalid JSON")
