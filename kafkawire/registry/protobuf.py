@@ -418,6 +418,36 @@ def _describe(schema) -> str:
     return "the schema"
 
 
+def _header_indexes(tails: dict, frame_starts, starts, counts, indexes, codes, offsets):
+    """Rows whose schema id came in a header: their message indexes follow the id there
+    (confluent-kafka's header serializer), and the payload is the bare message. Each distinct
+    header tail is read once, by the same C reader."""
+    from kafkawire.registry import _protobuf
+
+    distinct = sorted(set(tails.values()))
+    place = {t: k for k, t in enumerate(distinct)}
+    ends = np.cumsum([len(t) for t in distinct], dtype=np.int64)
+    begins = ends - np.array([len(t) for t in distinct], dtype=np.int64)
+    blob = np.frombuffer(b"".join(distinct) + b"\0", dtype=np.uint8)
+    _s, t_counts, t_indexes, t_codes, t_offsets = _protobuf.message_indexes(
+        blob, begins, ends, np.zeros(len(distinct), np.int64)
+    )
+    width = max(indexes.shape[1], t_indexes.shape[1])
+    if width > indexes.shape[1]:
+        wider = np.full((len(indexes), width), -1, np.int32)
+        wider[:, : indexes.shape[1]] = indexes
+        indexes = wider
+    rows = np.fromiter(tails, dtype=np.int64, count=len(tails))
+    which = np.array([place[tails[r]] for r in rows.tolist()], dtype=np.int64)
+    starts[rows] = frame_starts[rows]
+    counts[rows] = t_counts[which]
+    codes[rows] = t_codes[which]
+    offsets[rows] = t_offsets[which]
+    indexes[rows] = -1
+    indexes[rows, : t_indexes.shape[1]] = t_indexes[which]
+    return counts, indexes, codes, offsets
+
+
 def decode_frames(registry, reader_schema, writers: list, frames, keys: np.ndarray):
     """Decodes the Protobuf payloads of a framed column (see decode.decode_column): returns
     (a struct array, {row: error})."""
@@ -425,13 +455,22 @@ def decode_frames(registry, reader_schema, writers: list, frames, keys: np.ndarr
 
     data = frames.data if len(frames.data) else np.zeros(1, np.uint8)
     keys = np.ascontiguousarray(keys, dtype=np.int64).copy()
+    tails = {r: t for r, t in getattr(frames, "header_tails", {}).items() if keys[r] >= 0}
+    in_payload = keys.copy()
+    if tails:
+        in_payload[list(tails)] = -1
     starts, counts, indexes, codes, offsets = _protobuf.message_indexes(
-        data, frames.starts, frames.ends, keys
+        data, frames.starts, frames.ends, in_payload
     )
+    if tails:
+        counts, indexes, codes, offsets = _header_indexes(
+            tails, frames.starts, starts, counts, indexes, codes, offsets
+        )
     failed: dict[int, str] = {}
     for row in np.flatnonzero(codes).tolist():
         text = ERROR_TEXT.get(int(codes[row]), f"error {codes[row]}")
-        failed[row] = f"{text} (message indexes, byte {int(offsets[row])} after the schema id)"
+        where = "in the schema id header" if row in tails else "after the schema id"
+        failed[row] = f"{text} (message indexes, byte {int(offsets[row])} {where})"
         keys[row] = -2
 
     reader = load_schema(registry, reader_schema)

@@ -698,10 +698,13 @@ def confluent_client(registry):
 
 
 @pytest.mark.interop
-def test_confluent_serializer_payloads(registry, confluent_client, subject):
+@pytest.mark.parametrize("id_in", ["prefix", "header"])
+def test_confluent_serializer_payloads(registry, confluent_client, subject, id_in):
     """confluent-kafka registers base64 FileDescriptorProtos (with a reference for the
-    imported file) and frames nested messages with their indexes; kafkawire's client reads the
-    registry back and decodes."""
+    imported file) and frames nested messages with their indexes (after the id, or after the
+    GUID in a header with the header serializer); kafkawire's client reads the registry back
+    and decodes what its deserializer reads."""
+    from confluent_kafka.schema_registry import header_schema_id_serializer
     from confluent_kafka.schema_registry.protobuf import ProtobufDeserializer, ProtobufSerializer
     from confluent_kafka.serialization import MessageField, SerializationContext
 
@@ -718,9 +721,12 @@ def test_confluent_serializer_payloads(registry, confluent_client, subject):
     cls = classes(main_text, "m/main.proto", imports)
     N = cls["m.A.N"]
     topic = subject.removesuffix("-value")
-    serializer = ProtobufSerializer(N, confluent_client, {"use.deprecated.format": False})
+    conf = {"use.deprecated.format": False}
+    if id_in == "header":
+        conf["schema.id.serializer"] = header_schema_id_serializer
+    serializer = ProtobufSerializer(N, confluent_client, conf)
     deserializer = ProtobufDeserializer(N, {"use.deprecated.format": False})
-    payloads, wanted = [], []
+    payloads, header_lists, wanted = [], [], []
     for i in range(20):
         m = N(s="é" * i)
         m.dd.v = -i
@@ -728,17 +734,30 @@ def test_confluent_serializer_payloads(registry, confluent_client, subject):
         if i % 2:
             m.t.seconds = 1_600_000_000 + i
         m.ds[f"k{i}"].v = i
-        payload = serializer(m, SerializationContext(topic, MessageField.VALUE))
+        headers: list = []
+        payload = serializer(m, SerializationContext(topic, MessageField.VALUE, headers))
         payloads.append(payload)
-        back = deserializer(payload, SerializationContext(topic, MessageField.VALUE))
+        header_lists.append([{"key": k, "value": v} for k, v in headers])
+        back = deserializer(payload, SerializationContext(topic, MessageField.VALUE, headers))
         wanted.append(expected(back))
-    assert payloads[0][5:8] == b"\x04\x00\x00"  # indexes [0, 0]
+    headers_column = pa.array(
+        header_lists,
+        pa.list_(pa.field("element", pa.struct([("key", pa.string()), ("value", pa.binary())]))),
+    )
+    if id_in == "prefix":
+        assert payloads[0][5:8] == b"\x04\x00\x00"  # indexes [0, 0]
+    else:
+        assert header_lists[0][0]["value"][17:] == b"\x04\x00\x00"
+        assert payloads[0] == N.FromString(payloads[0]).SerializeToString()  # bare
     with SchemaRegistryClient(registry.url) as client:
-        schema = client.schema_by_id(int.from_bytes(payloads[0][1:5], "big"))
-        assert "syntax" not in schema.schema_str  # base64
-        assert [r.name for r in schema.references] == ["d/dep.proto"]
-        decoded = decode_column(pa.array(payloads), client)
+        decoded = decode_column(pa.array(payloads), client, headers=headers_column)
+        if id_in == "prefix":
+            schema = client.schema_by_id(decoded.schema_ids[0].as_py())
+        else:
+            schema = client.schema_by_guid(uuid.UUID(bytes=header_lists[0][0]["value"][1:17]))
     assert rows(decoded) == wanted
+    assert "syntax" not in schema.schema_str  # base64
+    assert [r.name for r in schema.references] == ["d/dep.proto"]
 
 
 # ---- randomized ---------------------------------------------------------------------------
