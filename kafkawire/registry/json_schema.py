@@ -526,11 +526,11 @@ def decode_frames(registry: Any, reader: Any, writers: list, frames: Any, keys: 
         keysets: dict[str, set] = {}
         if _has_map(target):
             discover = _parse_type(target, None, "")
-            refused: dict[int, str] = {}
-            for _rows, table in reader_.read(rows, discover, "infer", refused):
+            refused: list[int] = []
+            for table in reader_.infer(rows, discover, refused):
                 _collect_keys(target, table.schema, keysets)
-            # Rows Arrow's inference refuses (an undeclared property of mixed types, or a
-            # row the parse below fails anyway): their keys from a Python parse of each.
+            # Rows in a group Arrow's inference refuses (an undeclared property of mixed
+            # types, or a row the parse below fails anyway): their keys from a Python parse.
             for row in refused:
                 value = reader_.loads(row)
                 if value is not None:
@@ -661,6 +661,26 @@ class _Reader:
                 explicit_schema=pa.schema(list(ptype)), unexpected_field_behavior=behavior
             ),
         )
+
+    def infer(self, rows: np.ndarray, ptype: pa.StructType, refused: list[int]) -> list:
+        """Tables of ``rows`` parsed with type inference past ``ptype`` (by groups when the
+        whole does not parse); the rows of a group that does not parse go to ``refused``."""
+        errors = (pa.ArrowInvalid, pa.ArrowNotImplementedError)
+        try:
+            return [self.parse(rows, ptype, "infer")]
+        except errors:
+            pass
+        if len(rows) <= _GROUP_ROWS:
+            refused.extend(rows.tolist())
+            return []
+        tables = []
+        for lo in range(0, len(rows), _GROUP_ROWS):
+            piece = rows[lo : lo + _GROUP_ROWS]
+            try:
+                tables.append(self.parse(piece, ptype, "infer"))
+            except errors:
+                refused.extend(piece.tolist())
+        return tables
 
     def read(self, rows, ptype, behavior, failed) -> list[tuple[np.ndarray, pa.Table]]:
         """[(rows, their table)] for the rows that parse; the others go to ``failed``."""

@@ -831,3 +831,17 @@ def test_columns_of_nulls_and_empty_columns():
     decoded = decode_column(column, registry, on_error="null")
     assert decoded.values.to_pylist() == [{"a": 1}, None, None]
     assert decoded.errors.to_pylist()[1].startswith("invalid JSON")
+
+
+def test_map_keys_found_where_arrow_inference_refuses_a_group():
+    schema = {
+        "type": "object",
+        "properties": {"m": {"type": "object", "additionalProperties": {"type": "integer"}}},
+    }
+    registry = StubRegistry({1: Schema(json.dumps(schema), "JSON", schema_id=1)})
+    values = [
+        {"m": {f"k{i % 7}": i}, "extra": [i, "x"] if i % 500 == 0 else i} for i in range(1500)
+    ]
+    column = pa.array([_framed(1, json.dumps(v).encode()) for v in values])
+    decoded = decode_column(column, registry)
+    assert decoded.values.to_pylist() == [{"m": list(v["m"].items())} for v in values]
