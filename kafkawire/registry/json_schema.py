@@ -758,7 +758,9 @@ class _Reader:
         if message.endswith(" in row 0"):
             message = message[: -len(" in row 0")]
         message = message.replace("Column(/value", "Column(") if self.wrapped else message
-        return f"the JSON payload does not fit the schema: {message}"
+        if "Column(" in message or "convert" in message:
+            return f"the JSON payload does not fit the schema: {message}"
+        return f"Arrow's JSON reader refuses the payload: {message}"
 
 
 def _json_kind(value: Any) -> str:

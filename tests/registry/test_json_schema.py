@@ -400,6 +400,7 @@ def test_bad_payloads_are_null_rows_with_errors_and_the_rest_decode():
         23: b'{"name": "\xff\xfe"}',
         24: b'{"attrs": {"k": "v"}}',
         25: b'"just a string"',
+        28: b'{"name": "\\ud800"}',  # a lone surrogate: Python reads it, Arrow does not
         26: b'{"id":',
     }
     column = list(payloads)
@@ -427,6 +428,9 @@ def test_bad_payloads_are_null_rows_with_errors_and_the_rest_decode():
     assert "not UTF-8" in errors[23]
     assert errors[25] == "the JSON payload is a string, not an object"
     assert "magic byte 7" in errors[27]
+    assert errors[28] == (
+        "Arrow's JSON reader refuses the payload: The surrogate pair in string is invalid."
+    )
     assert decoded.error_count == len(bad) + 1
     with pytest.raises(PayloadError, match="row 2: invalid JSON"):
         decode_column(pa.array(column[:27], pa.binary()), registry, on_error="raise")
@@ -457,6 +461,7 @@ def _list(t: pa.DataType) -> pa.DataType:
     ("schema", "expected"),
     [
         ({"type": "integer"}, pa.int64()),
+        ({"$ref": "#/definitions/A", "definitions": {"A": {"type": "integer"}}}, pa.int64()),
         ({"type": "number"}, pa.float64()),
         ({"type": "boolean"}, pa.bool_()),
         ({"type": "null"}, pa.null()),
