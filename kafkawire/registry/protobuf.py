@@ -310,12 +310,15 @@ class _Compiler:
             self.enums[ed.full_name] = (a, len(first))
         return self.enums[ed.full_name]
 
-    def message(self, desc: Descriptor, col: int, path: str, entry: bool = False) -> int:
-        """A message decoded into column col; returns its index."""
+    def message(
+        self, desc: Descriptor, col: int, path: str, entry: bool = False, root: bool = False
+    ) -> int:
+        """A message decoded into column col; returns its index. The root message is a
+        struct even when it is a well-known type."""
         mi = len(self.msgs)
         self.msgs.append([col, PBM_STRUCT, 0, 0, -1, 0])
         self.msg_paths.append(path or "(message)")
-        name = desc.full_name
+        name = "" if root else desc.full_name
         if name in _TIMES:
             self.msgs[mi][1] = _TIMES[name][0]
             return mi
@@ -393,7 +396,7 @@ def compile_message(desc: Descriptor) -> Compiled:
     layout = Layout()
     root_col = layout.add(t)
     c = _Compiler(layout)
-    root = c.message(desc, root_col, "")
+    root = c.message(desc, root_col, "", root=True)
     return Compiled(
         t, layout, root_col, c.program(root), c.field_paths, c.msg_paths, desc.full_name
     )

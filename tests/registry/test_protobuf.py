@@ -672,6 +672,22 @@ def test_proto2_presence_and_defaults():
     assert got[2]["m"] == {"k": "NONE"}
 
 
+def test_a_well_known_type_as_the_message_is_a_struct():
+    from google.protobuf import timestamp_pb2, wrappers_pb2
+
+    reg = StubRegistry()
+    text = (
+        'syntax = "proto3"; package google.protobuf;'
+        " message Timestamp { int64 seconds = 1; int32 nanos = 2; }"
+        " message Int32Value { int32 value = 1; }"
+    )
+    s = reg.add(text)
+    ts = timestamp_pb2.Timestamp(seconds=-5, nanos=7).SerializeToString()
+    assert rows(decode(reg, [framed(s.schema_id, ts)])) == [{"seconds": -5, "nanos": 7}]
+    w = wrappers_pb2.Int32Value(value=3).SerializeToString()
+    assert rows(decode(reg, [framed(s.schema_id, w, [1])])) == [{"value": 3}]
+
+
 def test_dense_and_sparse_field_numbers():
     reg = StubRegistry()
     text = (
