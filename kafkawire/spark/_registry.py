@@ -84,7 +84,20 @@ def registry_client(config: RegistryConfig) -> SchemaRegistryClient:
         return client
 
 
+def planning_client(config: RegistryConfig) -> SchemaRegistryClient:
+    """A new client for the driver's planning: a subject's latest version as the registry
+    has it now, not as a cached client saw it up to cache.latest.ttl.sec ago."""
+    from kafkawire.registry.client import SchemaRegistryClient
+
+    try:
+        return SchemaRegistryClient.from_config(config.config())
+    except ValueError as exc:
+        raise OptionError(f"option schema.registry.url: {exc}") from None
+
+
 def _registry_config(opts: Options, needed: bool, formats: str) -> RegistryConfig | None:
+    """The schema.registry.* options (None when no column has a registry format: they are
+    then unused)."""
     settings = {
         name.removeprefix(REGISTRY_PREFIX): value
         for name, value in opts.items()
@@ -92,8 +105,6 @@ def _registry_config(opts: Options, needed: bool, formats: str) -> RegistryConfi
     }
     url = settings.pop("url", None)
     if not needed:
-        if settings or url is not None:
-            return None  # harmless: the registry is not used with raw columns
         return None
     if not url or not url.strip():
         raise OptionError(f"{formats} needs the option schema.registry.url")
@@ -209,10 +220,7 @@ def plan_read(formats: RegistryRead, subscription: Subscription) -> PlannedRead:
     from kafkawire.registry.decode import decode_column
     from kafkawire.registry.naming import topic_name_strategy
 
-    try:
-        registry = registry_client(formats.registry)
-    except ValueError as exc:
-        raise OptionError(f"option schema.registry.url: {exc}") from None
+    registry = planning_client(formats.registry)
     planned = []
     for c in formats.columns:
         try:
@@ -584,10 +592,7 @@ def plan_write(
     from kafkawire.registry.encode import avro_schema_for, writer_schema
     from kafkawire.registry.naming import record_full_name, subject_name
 
-    try:
-        registry = registry_client(formats.registry)
-    except ValueError as exc:
-        raise OptionError(f"option schema.registry.url: {exc}") from None
+    registry = planning_client(formats.registry)
     schemas = []
     for c in formats.columns:
         spark = input_types.get(c.column)
@@ -664,11 +669,15 @@ def _check_fields(arrow: pa.StructType, schema: Schema, column: str) -> None:
     fields = {f["name"]: f for f in parsed.get("fields", [])}
     extra = sorted(names - set(fields))
     missing = sorted(n for n, f in fields.items() if n not in names and "default" not in f)
-    if extra or missing:
+    problems = []
+    if extra:
+        problems.append(f"fields {extra} are not in the schema")
+    if missing:
+        problems.append(f"fields {missing} (without a default) are not in the column")
+    if problems:
         raise OptionError(
-            f"column {column} does not fit the Avro schema {schema.schema_id}"
-            + (f": fields {extra} are not in the schema" if extra else "")
-            + (f"; fields {missing} (without a default) are not in the column" if missing else "")
+            f"column {column} does not fit the Avro schema {schema.schema_id}: "
+            + "; ".join(problems)
         )
 
 

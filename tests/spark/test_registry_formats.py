@@ -348,11 +348,39 @@ def test_sink_avro_each_subject_strategy(spark, broker, client, registry, sr):
         got.sort(key=lambda v: v["id"])
         assert got == [{**v, "at": v["at"]} for v in values], strategy
 
-    # kafkawire's source reads it back as the same struct
-    topic = topics["TopicNameStrategy"]
-    back = reader(spark, broker, registry, topic, valueFormat="avro").select("value")
-    got = sorted((r["value"] for r in back.toArrow().to_pylist()), key=lambda v: v["id"])
-    assert got == [{**v, "attrs": list(v["attrs"].items())} for v in values]
+    # a struct key too (its own <topic>-key subject), and the value with a schema id given
+    # (nothing registered for the value)
+    first = topics["TopicNameStrategy"]
+    latest = SchemaRegistryClient(registry.url).latest_version(f"{first}-value")
+    topic = new_topic(client)
+    (
+        df.selectExpr("struct(key AS name) AS key", "value")
+        .write.format("kafkawire")
+        .option("kafka.bootstrap.servers", broker.bootstrap)
+        .option("topic", topic)
+        .option("schema.registry.url", registry.url)
+        .option("keyFormat", "avro")
+        .option("valueFormat", "avro")
+        .option("valueSchemaId", str(latest.schema_id))
+        .mode("append")
+        .save()
+    )
+    assert f"{topic}-key" in registry.subjects and f"{topic}-value" not in registry.subjects
+    # kafkawire's source reads it back as the same structs
+    back = reader(
+        spark,
+        broker,
+        registry,
+        topic,
+        valueFormat="avro",
+        keyFormat="avro",
+        valueSubject=f"{first}-value",
+    )
+    got = sorted(back.select("key", "value").toArrow().to_pylist(), key=lambda r: r["value"]["id"])
+    assert [r["key"] for r in got] == [{"name": f"k{i}"} for i in range(4)]
+    assert [r["value"] for r in got] == [{**v, "attrs": list(v["attrs"].items())} for v in values]
+    raw = reader(spark, broker, registry, topic).select("value").toArrow().to_pylist()
+    assert {r["value"][:5] for r in raw} == {b"\x00" + latest.schema_id.to_bytes(4, "big")}
 
     # auto.register.schemas=false: a schema not under the subject is refused up front
     with pytest.raises(Exception, match=r"auto\.register\.schemas=false"):
@@ -532,3 +560,57 @@ def test_planned_reader_schema_stays_in_the_data_source(registry, tmp_path):
     again = pickle.loads(pickle.dumps(source))
     reader = again.reader(schema)
     assert "note" not in reader.opts.planned.columns[0].reader.schema_str
+
+
+def test_plan_write_latest_version_and_lookup(registry):
+    """use.latest.version and auto.register.schemas=false on the driver (no Spark job)."""
+    from kafkawire.spark._registry import plan_write
+
+    sr = SchemaRegistryClient(registry.url)
+    subject = f"plan-{uuid.uuid4().hex[:8]}-value"
+    sr.register(subject, Schema(json.dumps(ORDER_V1)))
+    v2 = sr.register(subject, Schema(json.dumps(ORDER_V2)))
+    struct = StructType([StructField("id", LongType()), StructField("name", StringType())])
+    base = {**WRITE, "valueFormat": "avro", "schema.registry.url": registry.url}
+
+    def plan(**options):
+        opts = write_options({**base, **options})
+        return dict(plan_write(opts.formats, opts.topic, {"value": struct}).schemas)["value"]
+
+    # the struct lacks fields of the Order schemas without a default: refused up front
+    with pytest.raises(OptionError, match=r"schema \d+: fields \['at', .*without a default"):
+        plan(valueSubject=subject, **{"use.latest.version": "true"})
+    small = {
+        "type": "record",
+        "name": "Small",
+        "fields": [
+            {"name": "id", "type": ["null", "long"], "default": None},
+            {"name": "name", "type": ["null", "string"], "default": None},
+        ],
+    }
+    other = f"plan-{uuid.uuid4().hex[:8]}-value"  # (the latest version is cached a while)
+    sr.register(other, Schema(json.dumps(ORDER_V1)))
+    v3 = sr.register(other, Schema(json.dumps(small)))
+    assert plan(valueSubject=other, **{"use.latest.version": "true"}).schema_id == v3.schema_id
+    # auto.register.schemas=false: looked up (found), or refused
+    found = plan(
+        valueSubject=other, valueSchema=json.dumps(small), **{"auto.register.schemas": "false"}
+    )
+    assert found.schema_id == v3.schema_id and v2.schema_id != v3.schema_id
+    with pytest.raises(OptionError, match="is not registered under subject"):
+        plan(**{"auto.register.schemas": "false"})
+    # RecordNameStrategy without a topic: the derived record's full name
+    opts = write_options(
+        {
+            **base,
+            "topic": "",
+            "subject.name.strategy": "RecordNameStrategy",
+            "recordName": "Small",
+            "recordNamespace": f"x{uuid.uuid4().hex[:6]}",
+        }
+    )
+    planned = plan_write(opts.formats, None, {"value": struct})
+    assert dict(planned.schemas)["value"].subject.startswith("x")
+    with pytest.raises(OptionError, match="TopicNameStrategy needs the topic"):
+        opts = write_options({**base, "topic": ""})
+        plan_write(opts.formats, None, {"value": struct})
