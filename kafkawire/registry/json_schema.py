@@ -44,6 +44,14 @@ The mapping (Arrow types as the Avro side, :mod:`kafkawire.registry.avro`, has t
   and annotations (``title``, ``description``, ``connect.*``) are not checked.
 - A schema that is not an object at the top (``{"type": "string"}``) reads as a struct with one
   field ``value`` (as the Avro side does): each payload is wrapped in ``{"value": ...}``.
+
+Bad payloads fail their own row only: when the bulk parse fails (or yields another number of
+rows), groups of rows are parsed alone and a failing group is halved down to its bad rows.
+Payloads that cannot be one JSON object (empty, ``[..]``, not ending in ``}``) and payloads
+that are not UTF-8 (Arrow's reader does not check) are set aside before. A row's error says
+why: invalid JSON with the byte offset (from a Python parse of that payload only), the
+property whose value has another type than the schema's (Arrow's message), a date-time, date
+or base64 string that does not convert.
 """
 
 from __future__ import annotations
