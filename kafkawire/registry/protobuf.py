@@ -494,18 +494,27 @@ def decode_frames(registry, reader_schema, writers: list, frames, keys: np.ndarr
     combos: list[tuple[int, tuple]] = []
     inverse = np.zeros(0, np.int64)
     if len(rows):
-        table = np.concatenate(
-            [keys[rows, None], counts[rows, None].astype(np.int64), indexes[rows]], axis=1
-        )
-        uniq, first, inverse = np.unique(table, axis=0, return_index=True, return_inverse=True)
-        inverse = inverse.reshape(-1)
-        order = np.argsort(first, kind="stable")
-        remap = np.empty(len(uniq), np.int64)
-        remap[order] = np.arange(len(uniq))
-        inverse = remap[inverse]
-        for u in order.tolist():
-            k, cnt = int(uniq[u, 0]), int(uniq[u, 1])
-            combos.append((k, tuple(int(x) for x in uniq[u, 2 : 2 + cnt])))
+        r0 = rows[0]
+        if (
+            (keys[rows] == keys[r0]).all()
+            and (counts[rows] == counts[r0]).all()
+            and (indexes[rows] == indexes[r0]).all()
+        ):  # the usual column: one schema, one message
+            inverse = np.zeros(len(rows), np.int64)
+            combos.append((int(keys[r0]), tuple(int(x) for x in indexes[r0, : counts[r0]])))
+        else:
+            table = np.concatenate(
+                [keys[rows, None], counts[rows, None].astype(np.int64), indexes[rows]], axis=1
+            )
+            uniq, first, inverse = np.unique(table, axis=0, return_index=True, return_inverse=True)
+            inverse = inverse.reshape(-1)
+            order = np.argsort(first, kind="stable")
+            remap = np.empty(len(uniq), np.int64)
+            remap[order] = np.arange(len(uniq))
+            inverse = remap[inverse]
+            for u in order.tolist():
+                k, cnt = int(uniq[u, 0]), int(uniq[u, 1])
+                combos.append((k, tuple(int(x) for x in uniq[u, 2 : 2 + cnt])))
 
     # the reader's message (see the module docstring)
     target = None
