@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote, urljoin
@@ -485,7 +486,7 @@ _B64[ord("-")] = 62
 _B64[ord("_")] = 63
 _WRAP = (b'{"value":', b"}")
 _GROUP_ROWS = 1024
-_SPLIT_FLOOR = 8
+_ROW_IN_ERROR = re.compile(r" in row (\d+)$")
 
 
 def _resolver(registry: Any, schema: Any) -> Callable[[str], Any] | None:
@@ -660,8 +661,9 @@ class _Reader:
         return self.parse_buffer(buf, longest, ptype, behavior)
 
     def parse_buffer(self, buf, longest, ptype, behavior) -> pa.Table:
-        block = max(1 << 20, 2 * longest + 64)
         many = len(buf) > 4 * (1 << 20)
+        # One block when small, so that Arrow's "in row N" counts from the first row.
+        block = max(1 << 20, 2 * longest + 64) if many else len(buf) + 64
         return pajson.read_json(
             pa.BufferReader(pa.py_buffer(buf)),
             read_options=pajson.ReadOptions(use_threads=many, block_size=block),
@@ -715,26 +717,39 @@ class _Reader:
             self._bisect(rows[lo : lo + _GROUP_ROWS], ptype, behavior, failed, out)
         return out
 
-    def _bisect(self, rows, ptype, behavior, failed, out) -> None:
-        error = None
+    def _attempt(self, rows, ptype, behavior) -> tuple[pa.Table | None, str]:
         try:
             table = self.parse(rows, ptype, behavior)
-            if table.num_rows == len(rows):
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+            return None, str(exc)
+        if table.num_rows == len(rows):
+            return table, ""
+        return None, f"{table.num_rows} JSON values in one payload"
+
+    def _bisect(self, rows, ptype, behavior, failed, out) -> None:
+        """Parses ``rows`` (a group small enough for one block of Arrow's reader), finding
+        the bad ones: the row Arrow's error names when that row fails alone, else by halves."""
+        while len(rows):
+            table, error = self._attempt(rows, ptype, behavior)
+            if table is not None:
                 out.append((rows, table))
                 return
-            error = f"{table.num_rows} JSON values in one payload"
-        except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
-            error = str(exc)
-        if len(rows) == 1:
-            failed[int(rows[0])] = self.diagnose(int(rows[0]), error)
-            return
-        if len(rows) <= _SPLIT_FLOOR:
-            for i in range(len(rows)):
-                self._bisect(rows[i : i + 1], ptype, behavior, failed, out)
-            return
-        half = len(rows) // 2
-        self._bisect(rows[:half], ptype, behavior, failed, out)
-        self._bisect(rows[half:], ptype, behavior, failed, out)
+            if len(rows) == 1:
+                failed[int(rows[0])] = self.diagnose(int(rows[0]), error)
+                return
+            named = _ROW_IN_ERROR.search(error)
+            at = int(named.group(1)) if named else -1
+            if 0 <= at < len(rows):
+                alone, alone_error = self._attempt(rows[at : at + 1], ptype, behavior)
+                if alone is None:
+                    failed[int(rows[at])] = self.diagnose(int(rows[at]), alone_error)
+                    if at:
+                        self._bisect(rows[:at], ptype, behavior, failed, out)
+                    rows = rows[at + 1 :]
+                    continue
+            half = len(rows) // 2
+            self._bisect(rows[:half], ptype, behavior, failed, out)
+            rows = rows[half:]
 
     def loads(self, row: int) -> Any:
         """One payload as Python (for a row Arrow refuses), or None."""
