@@ -850,3 +850,15 @@ def test_map_keys_found_where_arrow_inference_refuses_a_group():
     column = pa.array([_framed(1, json.dumps(v).encode()) for v in values])
     decoded = decode_column(column, registry)
     assert decoded.values.to_pylist() == [{"m": list(v["m"].items())} for v in values]
+
+
+def test_a_payload_of_two_values_does_not_shift_the_blame():
+    schema = {"type": "object", "properties": {"a": {"type": "integer"}}}
+    registry = StubRegistry({1: Schema(json.dumps(schema), "JSON", schema_id=1)})
+    payloads = [b'{"a": 0}', b'{"a": 1}{"a": 1}', b'{"a": 2}', b'{"a": "3"}', b'{"a": 4}']
+    column = pa.array([_framed(1, p) for p in payloads * 3])
+    decoded = decode_column(column, registry, on_error="null")
+    assert decoded.values.to_pylist() == [{"a": 0}, None, {"a": 2}, None, {"a": 4}] * 3
+    errors = decoded.errors.to_pylist()
+    assert [i for i, e in enumerate(errors) if e] == [1, 3, 6, 8, 11, 13]
+    assert "Extra data" in errors[1] and "Column(/a)" in errors[3]
