@@ -246,6 +246,111 @@ def test_read_avro_two_versions_and_keys_and_stream(spark, broker, registry, ord
     assert streamed[7]["id"] is None
 
 
+ITEM_PROTO = """
+syntax = "proto3";
+package shop;
+import "google/protobuf/timestamp.proto";
+import "google/protobuf/duration.proto";
+message Item {
+  enum Color { RED = 0; GREEN = 1; }
+  uint32 count = 1;
+  uint64 big = 2;
+  google.protobuf.Timestamp at = 3;
+  google.protobuf.Duration wait = 4;
+  map<int32, string> names = 5;
+  repeated sint64 deltas = 6;
+  Color color = 7;
+}
+"""
+POINT_JSON = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "name": {"type": ["string", "null"]},
+        "at": {"type": "string", "format": "date-time"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+    },
+}
+
+
+def proto_class(text: str, full_name: str):
+    """The protobuf package's message class of a .proto text's message."""
+    from google.protobuf import descriptor_pool, message_factory
+
+    from kafkawire.registry import proto_text
+
+    pool = descriptor_pool.DescriptorPool()
+    fdp = proto_text.parse(text, "item.proto", {})
+    for dep in fdp.dependency:
+        pool.AddSerializedFile(proto_text.well_known(dep).SerializeToString())
+    pool.AddSerializedFile(fdp.SerializeToString())
+    return message_factory.GetMessageClass(pool.FindMessageTypeByName(full_name))
+
+
+def test_read_protobuf_with_header_ids_and_json(spark, broker, client, registry, sr):
+    from confluent_kafka.schema_registry import header_schema_id_serializer
+    from confluent_kafka.schema_registry.json_schema import JSONSerializer
+    from confluent_kafka.schema_registry.protobuf import ProtobufSerializer
+
+    item = proto_class(ITEM_PROTO, "shop.Item")
+    ser = ProtobufSerializer(
+        item,
+        sr,
+        {"use.deprecated.format": False, "schema.id.serializer": header_schema_id_serializer},
+    )
+    proto_topic, json_topic = new_topic(client), new_topic(client)
+    producer = confluent_kafka.Producer({"bootstrap.servers": broker.bootstrap})
+    for i in range(3):
+        m = item(count=2**32 - 1 - i, big=2**64 - 1 - i, deltas=[-i, i], color=i % 2)
+        m.at.FromDatetime(dt.datetime(2024, 3, 1, 0, 0, i, tzinfo=UTC))
+        m.wait.FromTimedelta(dt.timedelta(seconds=i, microseconds=5))
+        m.names[i] = f"n{i}"
+        headers: list = []  # the serializer puts the schema GUID in a header
+        value = ser(m, SerializationContext(proto_topic, MessageField.VALUE, headers))
+        producer.produce(proto_topic, value=value, headers=headers)
+    json_ser = JSONSerializer(json.dumps(POINT_JSON), sr)
+    points = [
+        {
+            "id": i,
+            "name": None if i == 1 else f"p{i}",
+            "at": f"2024-03-0{i + 1}T10:00:00Z",
+            "tags": ["a"] * i,
+        }
+        for i in range(3)
+    ]
+    for p in points:
+        producer.produce(
+            json_topic, value=json_ser(p, SerializationContext(json_topic, MessageField.VALUE))
+        )
+    assert producer.flush(30) == 0
+
+    df = reader(spark, broker, registry, proto_topic, valueFormat="protobuf")
+    assert "headers" not in df.schema.names  # read for the schema ids, not shown
+    value_type = df.schema["value"].dataType
+    assert value_type["count"].dataType == LongType()
+    assert value_type["big"].dataType == DecimalType(20, 0)
+    assert value_type["wait"].dataType.simpleString() == "interval day to second"
+    got = [r["value"] for r in df.select("value").toArrow().to_pylist()]
+    assert got == [
+        {
+            "count": 2**32 - 1 - i,
+            "big": Decimal(2**64 - 1 - i),
+            "at": dt.datetime(2024, 3, 1, 0, 0, i, tzinfo=UTC),
+            "wait": dt.timedelta(seconds=i, microseconds=5),
+            "names": [(i, f"n{i}")],
+            "deltas": [-i, i],
+            "color": ["RED", "GREEN"][i % 2],
+        }
+        for i in range(3)
+    ]
+
+    df = reader(spark, broker, registry, json_topic, valueFormat="json")
+    got = [r["value"] for r in df.select("value").toArrow().to_pylist()]
+    assert got == [
+        {**p, "at": dt.datetime(2024, 3, i + 1, 10, tzinfo=UTC)} for i, p in enumerate(points)
+    ]
+
+
 def test_bad_values_null_or_raise(spark, broker, client, registry, sr):
     topic = new_topic(client)
     ser = AvroSerializer(sr, json.dumps(ORDER_V1))
