@@ -497,7 +497,7 @@ def _where(columns: Mapping[str, pa.Array], row: int) -> str:
 @dataclass(frozen=True)
 class ColumnWrite:
     column: str  # "key" | "value"
-    format: str  # "avro" (protobuf and json: not yet)
+    format: str  # "avro" | "json" (protobuf: not yet)
     schema_id: int | None = None
     subject: str | None = None
     schema: str | None = None  # the Avro schema text given
@@ -532,13 +532,13 @@ def write_formats(opts: Options) -> RegistryWrite | None:
             for name in (f"{column}SchemaId", f"{column}Subject", f"{column}Schema"):
                 if name in opts:
                     raise OptionError(
-                        f"option {name} needs {column}Format avro ({column}Format is raw)"
+                        f"option {name} needs {column}Format avro or json ({column}Format is raw)"
                     )
             continue
-        if fmt != "avro":
+        if fmt == "protobuf":
             raise OptionError(
-                f"option {column}Format={fmt}: the sink encodes avro only (for now); encode "
-                f"{fmt} yourself into a binary {column} column"
+                f"option {column}Format=protobuf: the sink encodes avro and json only (for "
+                f"now); encode protobuf yourself into a binary {column} column"
             )
         if schema_id is not None and (subject is not None or text is not None):
             raise OptionError(f"give {column}SchemaId alone (not with {column}Subject/Schema)")
@@ -546,7 +546,8 @@ def write_formats(opts: Options) -> RegistryWrite | None:
             try:
                 json.loads(text)
             except json.JSONDecodeError as exc:
-                raise OptionError(f"option {column}Schema is not Avro JSON: {exc}") from None
+                kind = "Avro JSON" if fmt == "avro" else "a JSON Schema"
+                raise OptionError(f"option {column}Schema is not {kind}: {exc}") from None
         columns.append(ColumnWrite(column, fmt, schema_id, subject, text))
     try:
         strategy = strategy_name(opts.get("subject.name.strategy") or "TopicNameStrategy")
@@ -558,7 +559,7 @@ def write_formats(opts: Options) -> RegistryWrite | None:
     if not columns:
         for name in REGISTRY_WRITE_OPTIONS:
             if name in opts and not name.endswith("Format"):
-                raise OptionError(f"option {name} needs valueFormat or keyFormat avro")
+                raise OptionError(f"option {name} needs valueFormat or keyFormat avro or json")
         return None
     assert registry is not None
     name = (opts.get("recordName") or "topLevelRecord").strip()
@@ -589,7 +590,12 @@ def plan_write(
     from pyspark.sql.pandas.types import to_arrow_type
 
     from kafkawire.registry.client import Schema
-    from kafkawire.registry.encode import avro_schema_for, writer_schema
+    from kafkawire.registry.encode import (
+        avro_schema_for,
+        json_schema_for,
+        json_validator,
+        writer_schema,
+    )
     from kafkawire.registry.naming import record_full_name, subject_name
 
     registry = planning_client(formats.registry)
@@ -604,19 +610,28 @@ def plan_write(
                 f"{c.column}Format={c.format}: column {c.column} must be a struct, not "
                 f"{spark.simpleString()}"
             )
+        kind = "AVRO" if c.format == "avro" else "JSON"
         try:
             if c.schema_id is not None:
                 schema = registry.schema_by_id(c.schema_id)
             else:
+                name = formats.record_name + ("Key" if c.column == "key" else "")
                 if c.schema is not None:
-                    candidate = Schema(c.schema)
-                else:
-                    name = formats.record_name + ("Key" if c.column == "key" else "")
+                    candidate = Schema(c.schema, kind)
+                elif c.format == "avro":
                     derived = avro_schema_for(arrow, name, formats.record_namespace)
                     candidate = Schema(json.dumps(derived))
+                else:
+                    namespace = formats.record_namespace
+                    title = f"{namespace}.{name}" if namespace else name
+                    candidate = Schema(json.dumps(json_schema_for(arrow, title)), "JSON")
                 subject = c.subject
                 if subject is None:
-                    full = record_full_name(json.loads(candidate.schema_str))
+                    parsed = json.loads(candidate.schema_str)
+                    if c.format == "avro":
+                        full = record_full_name(parsed)
+                    else:  # Confluent's record name of a JSON Schema: its title
+                        full = parsed.get("title") if isinstance(parsed, dict) else None
                     try:
                         subject = subject_name(formats.strategy, topic, full, key=c.column == "key")
                     except ValueError as exc:
@@ -625,17 +640,22 @@ def plan_write(
                             f"give {c.column}Subject or {c.column}SchemaId)"
                         ) from None
                 schema = _writer(registry, formats, subject, candidate, c)
-            writer_schema(schema, registry)  # parses: a bad schema fails here, not per task
+            if (schema.schema_type or "AVRO") != kind:
+                raise OptionError(
+                    f"{c.column}Format={c.format}, but schema {schema.schema_id} is "
+                    f"{schema.schema_type}"
+                )
+            # parsed: a bad schema fails here, not in every task
+            if kind == "AVRO":
+                writer_schema(schema, registry)
+            else:
+                json_validator(schema)
         except SchemaError as exc:
             raise OptionError(f"{c.column}Format={c.format}: {exc}") from exc
         except RegistryError as exc:
             raise OptionError(
                 f"{c.column}Format={c.format}: the schema registry at {registry.url}: {exc}"
             ) from exc
-        if (schema.schema_type or "AVRO") != "AVRO":
-            raise OptionError(
-                f"{c.column}Format=avro, but schema {schema.schema_id} is {schema.schema_type}"
-            )
         _check_fields(arrow, schema, c.column)
         schemas.append((c.column, schema))
     return PlannedWrite(formats.registry, tuple(schemas))
@@ -663,12 +683,21 @@ def _check_fields(arrow: pa.StructType, schema: Schema, column: str) -> None:
     """The struct's fields against a record schema's: extra fields, and schema fields
     without a default the struct lacks, refused on the driver."""
     parsed = json.loads(schema.schema_str)
-    if not isinstance(parsed, dict) or parsed.get("type") != "record":
-        return
     names = {arrow.field(k).name for k in range(arrow.num_fields)}
-    fields = {f["name"]: f for f in parsed.get("fields", [])}
-    extra = sorted(names - set(fields))
-    missing = sorted(n for n, f in fields.items() if n not in names and "default" not in f)
+    if (schema.schema_type or "AVRO") == "JSON":
+        if not isinstance(parsed, dict) or not isinstance(parsed.get("properties"), dict):
+            return
+        closed = parsed.get("additionalProperties") is False
+        extra = sorted(names - set(parsed["properties"])) if closed else []
+        missing = sorted(set(parsed.get("required") or ()) - names)
+        what = "JSON Schema"
+    else:
+        if not isinstance(parsed, dict) or parsed.get("type") != "record":
+            return
+        fields = {f["name"]: f for f in parsed.get("fields", [])}
+        extra = sorted(names - set(fields))
+        missing = sorted(n for n, f in fields.items() if n not in names and "default" not in f)
+        what = "Avro schema"
     problems = []
     if extra:
         problems.append(f"fields {extra} are not in the schema")
@@ -676,8 +705,7 @@ def _check_fields(arrow: pa.StructType, schema: Schema, column: str) -> None:
         problems.append(f"fields {missing} (without a default) are not in the column")
     if problems:
         raise OptionError(
-            f"column {column} does not fit the Avro schema {schema.schema_id}: "
-            + "; ".join(problems)
+            f"column {column} does not fit the {what} {schema.schema_id}: " + "; ".join(problems)
         )
 
 
@@ -686,7 +714,7 @@ _PARSED: dict[tuple[RegistryConfig, Schema], Any] = {}
 
 def encode_batch(batch: pa.RecordBatch, planned: PlannedWrite) -> pa.RecordBatch:
     """The batch with its struct key / value columns encoded (registry framing)."""
-    from kafkawire.registry.encode import encode_avro, writer_schema
+    from kafkawire.registry.encode import encode_avro, encode_json, json_validator, writer_schema
 
     registry = registry_client(planned.registry)
     for column, schema in planned.schemas:
@@ -696,10 +724,14 @@ def encode_batch(batch: pa.RecordBatch, planned: PlannedWrite) -> pa.RecordBatch
         key = (planned.registry, schema)
         with _CLIENTS_LOCK:
             parsed = _PARSED.get(key)
+        json_format = schema.schema_type == "JSON"
         if parsed is None:
-            parsed = writer_schema(schema, registry)
+            parsed = json_validator(schema) if json_format else writer_schema(schema, registry)
             with _CLIENTS_LOCK:
                 _PARSED[key] = parsed
-        encoded = encode_avro(batch.column(index), schema, registry=registry, parsed=parsed)
+        if json_format:
+            encoded = encode_json(batch.column(index), schema, validator=parsed)
+        else:
+            encoded = encode_avro(batch.column(index), schema, registry=registry, parsed=parsed)
         batch = batch.set_column(index, pa.field(column, pa.binary()), encoded)
     return batch

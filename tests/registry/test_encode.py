@@ -15,7 +15,14 @@ import pytest
 
 from kafkawire.registry.client import Reference, Schema, SchemaRegistryClient
 from kafkawire.registry.decode import decode_column
-from kafkawire.registry.encode import EncodeError, avro_schema_for, encode_avro, framing
+from kafkawire.registry.encode import (
+    EncodeError,
+    avro_schema_for,
+    encode_avro,
+    encode_json,
+    framing,
+    json_schema_for,
+)
 from kafkawire.registry.errors import SchemaError
 from kafkawire.registry.naming import record_full_name, strategy_name, subject_name
 
@@ -348,3 +355,120 @@ def test_subject_name_strategies():
     assert record_full_name({"type": "record", "name": "R", "namespace": "a.b"}) == "a.b.R"
     assert record_full_name({"type": "record", "name": "x.R", "namespace": "a.b"}) == "x.R"
     assert record_full_name("string") is None
+
+
+# ---- JSON Schema --------------------------------------------------------------------------
+
+JSON_TYPE = pa.struct(
+    [
+        pa.field("id", pa.int64(), nullable=False),
+        ("name", pa.string()),
+        ("ratio", pa.float64()),
+        ("ok", pa.bool_()),
+        ("blob", pa.binary()),
+        ("day", pa.date32()),
+        ("at", pa.timestamp("us", tz="UTC")),
+        ("tags", pa.list_(pa.string())),
+        ("attrs", pa.map_(pa.string(), pa.int64())),
+        ("inner", pa.struct([("x", pa.float64())])),
+    ]
+)
+
+
+def json_rows() -> list[dict | None]:
+    return [
+        {
+            "id": 1,
+            "name": "a\nb",
+            "ratio": 0.5,
+            "ok": True,
+            "blob": b"\x00\xff",
+            "day": dt.date(2024, 2, 29),
+            "at": dt.datetime(2024, 1, 2, 3, 4, 5, 6, UTC),
+            "tags": ["x", "y"],
+            "attrs": [("k", 1)],
+            "inner": {"x": 1.5},
+        },
+        None,
+        {"id": 2} | {name: None for name in JSON_TYPE.names[1:]},
+    ]
+
+
+def test_json_round_trip_through_decode_column(files):
+    derived = json_schema_for(JSON_TYPE, "shop.Row")
+    assert derived["title"] == "shop.Row" and derived["required"] == ["id"]
+    assert derived["properties"]["blob"] == {
+        "type": ["string", "null"],
+        "contentEncoding": "base64",
+    }
+    schema = files.register("j-value", Schema(json.dumps(derived), "JSON"))
+    encoded = encode_json(pa.array(json_rows(), JSON_TYPE), schema)
+    first = encoded[0].as_py()
+    assert first[:5] == framing(schema.schema_id)
+    text = json.loads(first[5:])
+    assert text["at"] == "2024-01-02T03:04:05.000006Z" and text["blob"] == "AP8="
+    assert text["attrs"] == {"k": 1} and text["day"] == "2024-02-29"
+    assert encoded[1].as_py() is None
+    decoded = decode_column(encoded, files, format="json")
+    assert decoded.error_count == 0
+    values = decoded.values.to_pylist()
+    assert values[0] == {**json_rows()[0], "attrs": [("k", 1)]}
+    assert values[1] is None and values[2]["id"] == 2 and values[2]["name"] is None
+
+
+def test_json_rows_that_do_not_fit(files):
+    schema = files.register(
+        "jj-value",
+        Schema(
+            json.dumps(
+                {
+                    "type": "object",
+                    "properties": {"n": {"type": "integer", "maximum": 10}},
+                    "required": ["n"],
+                }
+            ),
+            "JSON",
+        ),
+    )
+    t = pa.struct([("n", pa.int64())])
+    with pytest.raises(EncodeError, match=r"row 1: field n: 11 is greater than the maximum"):
+        encode_json(pa.array([{"n": 1}, {"n": 11}], t), schema)
+    with pytest.raises(EncodeError, match=r"row 0: field n: None is not of type 'integer'"):
+        encode_json(pa.array([{"n": None}], t), schema)
+    assert encode_json(pa.array([{"n": 11}], t), schema, validate=False)[0].as_py()[5:] == (
+        b'{"n":11}'
+    )
+    with pytest.raises(SchemaError, match="JSON Schema is needed"):
+        encode_json(pa.array([{"n": 1}], t), Schema("{}", schema_id=1))
+
+
+@pytest.mark.parametrize(
+    ("arrow", "node"),
+    [
+        (pa.null(), {"type": "null"}),
+        (pa.bool_(), {"type": "boolean"}),
+        (pa.uint64(), {"type": "integer"}),
+        (pa.float32(), {"type": "number"}),
+        (pa.decimal128(5, 2), {"type": "number"}),
+        (pa.large_string(), {"type": "string"}),
+        (pa.binary(4), {"type": "string", "contentEncoding": "base64"}),
+        (pa.date32(), {"type": "string", "format": "date"}),
+        (pa.timestamp("ms", tz="UTC"), {"type": "string", "format": "date-time"}),
+        (pa.timestamp("ms"), {"type": "string"}),
+        (pa.time64("us"), {"type": "string"}),
+        (pa.duration("us"), {"type": "integer"}),
+        (
+            pa.list_(pa.field("e", pa.int32(), nullable=False)),
+            {"type": "array", "items": {"type": "integer"}},
+        ),
+        (
+            pa.map_(pa.string(), pa.int32()),
+            {"type": "object", "additionalProperties": {"type": ["integer", "null"]}},
+        ),
+    ],
+)
+def test_json_schema_for_every_type(arrow, node):
+    schema = json_schema_for(pa.struct([pa.field("f", arrow, nullable=arrow == pa.null())]))
+    assert schema["properties"]["f"] == node
+    with pytest.raises(SchemaError, match="string keys"):
+        json_schema_for(pa.struct([("m", pa.map_(pa.int32(), pa.int32()))]))

@@ -560,7 +560,10 @@ WRITE = {"kafka.bootstrap.servers": "localhost:9092", "topic": "t"}
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"valueFormat": "protobuf", "schema.registry.url": "http://r"}, "encodes avro only"),
+        (
+            {"valueFormat": "protobuf", "schema.registry.url": "http://r"},
+            "encodes avro and json only",
+        ),
         ({"valueFormat": "avro"}, "needs the option schema.registry.url"),
         (
             {"valueFormat": "avro", "schema.registry.url": "http://r", "valueSchema": "{"},
@@ -719,3 +722,68 @@ def test_plan_write_latest_version_and_lookup(registry):
     with pytest.raises(OptionError, match="TopicNameStrategy needs the topic"):
         opts = write_options({**base, "topic": ""})
         plan_write(opts.formats, None, {"value": struct})
+
+
+def test_sink_json(spark, broker, client, registry, sr):
+    from confluent_kafka.schema_registry.json_schema import JSONDeserializer
+
+    schema = StructType(
+        [
+            StructField(
+                "value",
+                StructType(
+                    [
+                        StructField("id", LongType(), False),
+                        StructField("name", StringType()),
+                        StructField("at", TimestampType()),
+                        StructField("tags", ArrayType(StringType())),
+                        StructField("attrs", MapType(StringType(), IntegerType())),
+                    ]
+                ),
+            )
+        ]
+    )
+    values = [
+        {
+            "id": i,
+            "name": None if i == 1 else f"n{i}",
+            "at": dt.datetime(2024, 1, 1, 0, 0, i, tzinfo=UTC),
+            "tags": ["a"] * i,
+            "attrs": {"k": i},
+        }
+        for i in range(3)
+    ]
+    topic = new_topic(client)
+    (
+        spark.createDataFrame([(v,) for v in values], schema)
+        .write.format("kafkawire")
+        .option("kafka.bootstrap.servers", broker.bootstrap)
+        .option("topic", topic)
+        .option("schema.registry.url", registry.url)
+        .option("valueFormat", "json")
+        .mode("append")
+        .save()
+    )
+    registered = SchemaRegistryClient(registry.url).latest_version(f"{topic}-value")
+    assert registered.schema_type == "JSON"
+    assert json.loads(registered.schema_str)["title"] == "topLevelRecord"
+    # confluent-kafka's deserializer (which validates against the schema) reads it
+    de = JSONDeserializer(None, schema_registry_client=sr)
+    consumer = confluent_kafka.Consumer(
+        {"bootstrap.servers": broker.bootstrap, "group.id": uuid.uuid4().hex}
+    )
+    consumer.assign([confluent_kafka.TopicPartition(topic, 0, 0)])
+    got = []
+    try:
+        while len(got) < 3:
+            msg = consumer.poll(10)
+            assert msg is not None and msg.error() is None
+            got.append(de(msg.value(), SerializationContext(topic, MessageField.VALUE)))
+    finally:
+        consumer.close()
+    assert sorted(got, key=lambda v: v["id"]) == [
+        {**v, "at": v["at"].isoformat().replace("+00:00", "Z")} for v in values
+    ]
+    back = reader(spark, broker, registry, topic, valueFormat="json").select("value")
+    got = sorted((r["value"] for r in back.toArrow().to_pylist()), key=lambda v: v["id"])
+    assert got == [{**v, "attrs": list(v["attrs"].items())} for v in values]
