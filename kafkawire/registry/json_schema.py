@@ -621,12 +621,12 @@ class _Reader:
             base = int(starts[0])
             span = int(ends[-1]) - base
             raw = bytearray(memoryview(self.data)[base : base + span])
-            raw.append(0x0A)
-            buf = np.frombuffer(_without_newlines(raw), np.uint8)
-            buf[-1] = 0x0A
+            raw.append(0x20)
             gap_starts = ends[:-1] - base
             gap_lengths = starts[1:] - ends[:-1]
-            _fill_runs(buf, gap_starts, gap_lengths, 0x20)
+            _fill_runs(np.frombuffer(raw, np.uint8), gap_starts, gap_lengths, 0x20)
+            buf = np.frombuffer(_without_newlines(raw), np.uint8)
+            buf[-1] = 0x0A
             buf[gap_starts] = 0x0A
             return buf, starts - base, longest
         prefix, suffix = _WRAP if self.wrapped else (b"", b"")
