@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the appends are a few instructions each: inlined into the decoders' loops */
+#define KW_COL_INLINE static inline __attribute__((always_inline))
+
 typedef struct {
     uint8_t *p;
     size_t len, cap;
@@ -49,10 +52,16 @@ typedef struct {
     size_t values_len, data_len;
 } kw_col_mark;
 
-static inline int kw_buf_reserve(kw_buf *b, size_t extra) {
+static int kw_buf_grow(kw_buf *b, size_t need);
+
+KW_COL_INLINE int kw_buf_reserve(kw_buf *b, size_t extra) {
     size_t need = b->len + extra;
-    if (need <= b->cap)
+    if (__builtin_expect(need <= b->cap, 1))
         return 0;
+    return kw_buf_grow(b, need);
+}
+
+static __attribute__((noinline)) int kw_buf_grow(kw_buf *b, size_t need) {
     size_t cap = b->cap ? b->cap : 64;
     while (cap < need)
         cap = cap * 2;
@@ -71,7 +80,7 @@ static inline void kw_buf_free(kw_buf *b) {
 }
 
 /* Sets row `col->length`'s validity bit and counts the row. */
-static inline int kw_col_bit(kw_col *col, int valid) {
+KW_COL_INLINE int kw_col_bit(kw_col *col, int valid) {
     int64_t row = col->length;
     if ((row & 7) == 0) {
         if (kw_buf_reserve(&col->validity, 1) < 0)
@@ -103,13 +112,13 @@ static inline int kw_col_init(kw_col *col, int kind, int32_t width, int32_t chil
     return 0;
 }
 
-static inline int32_t kw_col_last_offset(const kw_col *col) {
+KW_COL_INLINE int32_t kw_col_last_offset(const kw_col *col) {
     int32_t v;
     memcpy(&v, col->values.p + col->values.len - 4, 4);
     return v;
 }
 
-static inline int kw_col_push_offset(kw_col *col, int64_t offset) {
+KW_COL_INLINE int kw_col_push_offset(kw_col *col, int64_t offset) {
     if (offset > INT32_MAX)
         return -1; /* the caller reports "over 2 GiB in one column" */
     if (kw_buf_reserve(&col->values, 4) < 0)
@@ -121,7 +130,7 @@ static inline int kw_col_push_offset(kw_col *col, int64_t offset) {
 }
 
 /* Room for one fixed-width value; the caller writes `width` bytes there. */
-static inline uint8_t *kw_col_fixed_slot(kw_col *col) {
+KW_COL_INLINE uint8_t *kw_col_fixed_slot(kw_col *col) {
     if (kw_buf_reserve(&col->values, (size_t)col->width) < 0 || kw_col_bit(col, 1) < 0)
         return NULL;
     uint8_t *slot = col->values.p + col->values.len;
@@ -129,7 +138,7 @@ static inline uint8_t *kw_col_fixed_slot(kw_col *col) {
     return slot;
 }
 
-static inline int kw_col_i32(kw_col *col, int32_t v) {
+KW_COL_INLINE int kw_col_i32(kw_col *col, int32_t v) {
     uint8_t *s = kw_col_fixed_slot(col);
     if (!s)
         return -1;
@@ -137,7 +146,7 @@ static inline int kw_col_i32(kw_col *col, int32_t v) {
     return 0;
 }
 
-static inline int kw_col_i64(kw_col *col, int64_t v) {
+KW_COL_INLINE int kw_col_i64(kw_col *col, int64_t v) {
     uint8_t *s = kw_col_fixed_slot(col);
     if (!s)
         return -1;
@@ -145,7 +154,7 @@ static inline int kw_col_i64(kw_col *col, int64_t v) {
     return 0;
 }
 
-static inline int kw_col_f32(kw_col *col, float v) {
+KW_COL_INLINE int kw_col_f32(kw_col *col, float v) {
     uint8_t *s = kw_col_fixed_slot(col);
     if (!s)
         return -1;
@@ -153,7 +162,7 @@ static inline int kw_col_f32(kw_col *col, float v) {
     return 0;
 }
 
-static inline int kw_col_f64(kw_col *col, double v) {
+KW_COL_INLINE int kw_col_f64(kw_col *col, double v) {
     uint8_t *s = kw_col_fixed_slot(col);
     if (!s)
         return -1;
@@ -162,7 +171,7 @@ static inline int kw_col_f64(kw_col *col, double v) {
 }
 
 /* KWC_BOOL: values is a bitmap parallel to the validity bitmap. */
-static inline int kw_col_bool(kw_col *col, int v) {
+KW_COL_INLINE int kw_col_bool(kw_col *col, int v) {
     int64_t row = col->length;
     if ((row & 7) == 0) {
         if (kw_buf_reserve(&col->values, 1) < 0)
@@ -174,7 +183,7 @@ static inline int kw_col_bool(kw_col *col, int v) {
     return kw_col_bit(col, 1);
 }
 
-static inline int kw_col_binary(kw_col *col, const uint8_t *p, size_t n) {
+KW_COL_INLINE int kw_col_binary(kw_col *col, const uint8_t *p, size_t n) {
     if (kw_buf_reserve(&col->data, n) < 0)
         return -1;
     memcpy(col->data.p + col->data.len, p, n);
@@ -185,7 +194,7 @@ static inline int kw_col_binary(kw_col *col, const uint8_t *p, size_t n) {
 }
 
 /* Closes a list row whose elements were appended to the child. */
-static inline int kw_col_list_end(kw_col *col, kw_col *child) {
+KW_COL_INLINE int kw_col_list_end(kw_col *col, kw_col *child) {
     if (kw_col_push_offset(col, child->length) < 0)
         return -1;
     return kw_col_bit(col, 1);
