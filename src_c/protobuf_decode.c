@@ -162,6 +162,14 @@ static void pb_col_pop(kw_col *col) {
     col->length = row;
 }
 
+/* kw_col_binary, except that an empty value copies nothing (memcpy into a column's data
+ * buffer that is still NULL is undefined even for 0 bytes). */
+static inline int pb_binary(kw_col *col, const uint8_t *p, size_t n) {
+    if (n == 0)
+        return kw_col_push_offset(col, (int64_t)col->data.len) < 0 ? -1 : kw_col_bit(col, 1);
+    return kw_col_binary(col, p, n);
+}
+
 static inline int pb_is_leaf(const kw_col *col) {
     return col->kind == KWC_FIXED || col->kind == KWC_BINARY || col->kind == KWC_BOOL;
 }
@@ -182,7 +190,7 @@ static int pb_enum(pb_ctx *cx, const kw_pb_field *f, kw_col *col, int32_t v) {
     if (lo < f->b && nums[lo] == v) {
         int32_t s = cx->prog->enum_names[f->a + lo];
         const int32_t *so = cx->prog->name_offsets;
-        return kw_col_binary(col, cx->prog->names + so[s], (size_t)(so[s + 1] - so[s]));
+        return pb_binary(col, cx->prog->names + so[s], (size_t)(so[s + 1] - so[s]));
     }
     char buf[16];
     int n = 0, neg = v < 0;
@@ -197,7 +205,7 @@ static int pb_enum(pb_ctx *cx, const kw_pb_field *f, kw_col *col, int32_t v) {
         buf[k++] = '-';
     while (n)
         buf[k++] = tmp[--n];
-    return kw_col_binary(col, (const uint8_t *)buf, (size_t)k);
+    return pb_binary(col, (const uint8_t *)buf, (size_t)k);
 }
 
 /* One value of field `fi` of wire type `wt` (the caller checked it), appended to its column. */
@@ -267,7 +275,7 @@ static int pb_value(pb_ctx *cx, int32_t mi, int32_t fi, uint32_t wt, const uint8
             return pb_message(cx, f->msg, v, v + n);
         if (f->type == PBT_STRING && !pb_utf8_ok(v, n))
             return pb_fail(cx, PBE_UTF8, mi, fi, v);
-        rc = kw_col_binary(col, n ? v : pb_empty, n);
+        rc = pb_binary(col, v, n);
         break;
     }
     }
@@ -287,11 +295,11 @@ static int pb_default(pb_ctx *cx, int32_t mi, int32_t fi, const uint8_t *at) {
         break;
     case PBT_STRING:
     case PBT_BYTES:
-        rc = kw_col_binary(col, pb_empty, 0);
+        rc = pb_binary(col, pb_empty, 0);
         break;
     case PBT_ENUM: {
         const int32_t *so = cx->prog->name_offsets;
-        rc = kw_col_binary(col, cx->prog->names + so[f->c], (size_t)(so[f->c + 1] - so[f->c]));
+        rc = pb_binary(col, cx->prog->names + so[f->c], (size_t)(so[f->c + 1] - so[f->c]));
         break;
     }
     default: {
