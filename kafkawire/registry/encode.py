@@ -1,5 +1,7 @@
-"""Arrow struct columns to schema-registry framed Avro values (magic byte 0, the 4-byte
-big-endian schema id, the Avro binary encoding), for the Spark sink and other producers.
+"""Arrow struct columns to schema-registry framed values (magic byte 0, the 4-byte big-endian
+schema id, then the Avro binary encoding or the JSON text), for the Spark sink and other
+producers. :func:`encode_json` and :func:`json_schema_for` are the JSON Schema side (see
+their docstrings); the rest of this docstring is Avro's.
 
 :func:`encode_avro` checks every row against the schema (fastavro's validation) before it is
 written, and raises :class:`EncodeError` naming the row and the field that does not fit.

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from kafkawire.registry.errors import PayloadError, RegistryError, SchemaError
 from kafkawire.spark._options import (
@@ -445,8 +446,6 @@ def decode_batch(
     """A batch of Spark's Kafka columns (headers included) with its registry-framed key and
     value columns decoded; headers dropped unless ``include_headers``. With keyErrors /
     valueErrors raise, the first bad value fails the task, naming its partition and offset."""
-    from kafkawire.registry.decode import decode_column
-
     registry = registry_client(planned.registry)
     names = batch.schema.names
     columns = dict(zip(names, batch.columns, strict=True))
@@ -454,15 +453,7 @@ def decode_batch(
     extra: dict[str, pa.Array] = {}
     for p in planned.columns:
         c = p.read
-        decoded = decode_column(
-            columns[c.column],
-            registry,
-            headers=headers,
-            key=c.column == "key",
-            reader_schema=p.reader,
-            format=c.format,
-            on_error="null",
-        )
+        decoded = _decode(columns[c.column], registry, headers, p)
         if decoded.error_count and c.on_error == "raise":
             row = int(np.flatnonzero(decoded.errors.is_valid().to_numpy(zero_copy_only=False))[0])
             where = _where(columns, row)
@@ -482,6 +473,47 @@ def decode_batch(
         if name in extra:
             columns[name] = extra[name]
     return pa.RecordBatch.from_arrays(list(columns.values()), names=list(columns))
+
+
+def _decode(column: pa.Array, registry: SchemaRegistryClient, headers, p: PlannedColumn):
+    """decode_column, bad values null; values naming a schema the registry does not have
+    are bad values too (decode_column fails the whole column for them)."""
+    from kafkawire.registry.decode import Decoded, decode_column, frame
+    from kafkawire.registry.errors import SchemaNotFoundError
+
+    c = p.read
+    key = c.column == "key"
+
+    def decode(values: pa.Array) -> Decoded:
+        return decode_column(
+            values,
+            registry,
+            headers=headers,
+            key=key,
+            reader_schema=p.reader,
+            format=c.format,
+            on_error="null",
+        )
+
+    try:
+        return decode(column)
+    except SchemaNotFoundError as exc:
+        first = exc
+    frames = frame(column, headers, key=key)
+    missing: dict[int, str] = {}
+    for k, (kind, ref) in enumerate(frames.schemas):
+        try:
+            registry.schema_by_id(ref) if kind == "id" else registry.schema_by_guid(ref)
+        except SchemaNotFoundError as exc:
+            missing[k] = f"schema {kind} {ref} is not in the schema registry: {exc}"
+    if not missing:  # pragma: no cover - not a missing writer schema after all
+        raise first
+    unknown = np.isin(frames.keys, list(missing))
+    decoded = decode(pc.if_else(pa.array(unknown), pa.scalar(None, column.type), column))
+    errors = decoded.errors.to_pylist()
+    for row in np.flatnonzero(unknown).tolist():
+        errors[row] = missing[int(frames.keys[row])]
+    return Decoded(decoded.values, pa.array(errors, pa.string()), decoded.schema_ids)
 
 
 def _where(columns: Mapping[str, pa.Array], row: int) -> str:

@@ -364,16 +364,18 @@ def test_bad_values_null_or_raise(spark, broker, client, registry, sr):
             (None, good[:12]),  # cut inside the payload
             (None, None),
             (None, good),
+            (None, b"\x00" + (10**6).to_bytes(4, "big") + good[5:]),  # no such schema id
         ],
     )
     df = reader(spark, broker, registry, topic, valueFormat="avro", valueErrors="null")
     assert df.schema.names[-1] == "valueError"
     got = df.select("offset", "value.id", "valueError").toArrow().to_pylist()
-    assert [r["id"] for r in got] == [order(1)["id"], None, None, None, order(1)["id"]]
+    assert [r["id"] for r in got] == [order(1)["id"], None, None, None, order(1)["id"], None]
     errors = [r["valueError"] for r in got]
     assert errors[0] is None and errors[3] is None and errors[4] is None
     assert "magic byte" in errors[1]
     assert errors[2]  # the payload ends inside a field
+    assert "schema id 1000000 is not in the schema registry" in errors[5]
     with pytest.raises(Exception, match=rf"{topic}-0 offset 1.*valueErrors=null"):
         reader(spark, broker, registry, topic, valueFormat="avro").collect()
 
