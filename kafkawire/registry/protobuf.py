@@ -52,6 +52,8 @@ that is not referenced) raise :class:`SchemaError`.
 from __future__ import annotations
 
 import struct
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -161,6 +163,7 @@ class Loaded:
 
     file: descriptor_pb2.FileDescriptorProto
     pool: descriptor_pool.DescriptorPool
+    key: tuple = ()
 
     def message_name(self, path) -> str | None:
         """The full name of the message that message indexes ``path`` name, or None."""
@@ -184,11 +187,43 @@ class Loaded:
         return self.pool.FindMessageTypeByName(full_name)
 
 
+# Parsed schemas and compiled programs, by the schema texts they come from (a consumer
+# decodes batch after batch with the same few schemas).
+_CACHE: OrderedDict = OrderedDict()
+_CACHE_SIZE = 128
+_CACHE_LOCK = threading.Lock()
+
+
+def _cached(key, make):
+    with _CACHE_LOCK:
+        hit = _CACHE.get(key)
+        if hit is not None:
+            _CACHE.move_to_end(key)
+            return hit
+    value = make()
+    with _CACHE_LOCK:
+        _CACHE[key] = value
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return value
+
+
 def load_schema(registry, schema) -> Loaded:
-    """Parses a Protobuf schema with its references into a DescriptorPool."""
+    """Parses a Protobuf schema with its references into a DescriptorPool (cached by the
+    texts of the schema and its references)."""
     refs = registry.references(schema) if schema.references and registry is not None else {}
     if schema.references and registry is None:
         raise SchemaError("a schema with references needs a registry to resolve them")
+    key = (
+        "load",
+        schema.schema_str,
+        schema.schema_id,
+        tuple(sorted((n, r.schema_str) for n, r in refs.items())),
+    )
+    return _cached(key, lambda: _load(schema, refs, key))
+
+
+def _load(schema, refs: dict, key: tuple) -> Loaded:
     imports = _Imports(refs)
     name = f"kafkawire-schema-{schema.schema_id if schema.schema_id is not None else 'x'}.proto"
     while name in refs:
@@ -214,7 +249,7 @@ def load_schema(registry, schema) -> Loaded:
         added.add(f.name)
 
     add(fdp, (fdp.name,))
-    return Loaded(fdp, pool)
+    return Loaded(fdp, pool, key)
 
 
 # ---- Arrow types --------------------------------------------------------------------------
@@ -535,7 +570,9 @@ def decode_frames(registry, reader_schema, writers: list, frames, keys: np.ndarr
         if not reader.file.message_type:
             raise SchemaError(f"Protobuf {_describe(reader_schema)} declares no message")
         target = reader.message_name((0,))
-    compiled = compile_message(reader.message(target))
+    compiled = _cached(
+        ("compile", reader.key, target), lambda: compile_message(reader.message(target))
+    )
 
     which_of = np.full(max(len(combos), 1), -1, np.int32)
     combo_error: dict[int, str] = {}
