@@ -776,6 +776,52 @@ def test_confluent_serializer_payloads(registry, confluent_client, subject, id_i
     assert [r.name for r in schema.references] == ["d/dep.proto"]
 
 
+def test_confluent_serializer_with_its_mock_registry():
+    """confluent-kafka's serializer against its mock registry: the schema string it
+    registered (base64) read back and handed to kafkawire (a stub registry)."""
+    from confluent_kafka.schema_registry import SchemaRegistryClient as ConfluentClient
+    from confluent_kafka.schema_registry.protobuf import ProtobufSerializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    mock = ConfluentClient.new_client({"url": "mock://protobuf-test"})
+    cls = classes(RICH)
+    serializer = ProtobufSerializer(cls["test.pb.Rich"], mock, {"use.deprecated.format": False})
+    msgs = [full_rich(cls), cls["test.pb.Rich"](name="n")]
+    payloads = [serializer(m, SerializationContext("t", MessageField.VALUE)) for m in msgs]
+    schema_id = int.from_bytes(payloads[0][1:5], "big")
+    registered = mock.get_schema(schema_id)
+    assert registered.schema_type == "PROTOBUF" and "syntax" not in registered.schema_str
+    reg = StubRegistry()
+    reg.by_id[schema_id] = Schema(registered.schema_str, "PROTOBUF", schema_id=schema_id)
+    decoded = decode(reg, payloads)
+    assert rows(decoded) == [expected(m) for m in msgs]
+
+
+def test_file_registry_with_references(tmp_path):
+    """kafkawire's own client over a file registry: .proto texts, a reference by import
+    path."""
+    from kafkawire.registry.client import SchemaRegistryClient
+
+    client = SchemaRegistryClient(tmp_path)
+    common = 'syntax = "proto3"; package f; message Money { string cur = 1; sint64 n = 2; }'
+    client.register("money", Schema(common, "PROTOBUF"))
+    text = (
+        'syntax = "proto3"; package f; import "f/money.proto";'
+        " message Order { repeated Money items = 1; map<string, Money> by_name = 2; }"
+    )
+    order = client.register(
+        "orders-value",
+        Schema(text, "PROTOBUF", references=(Reference("f/money.proto", "money", 1),)),
+    )
+    imports = {"f/money.proto": proto_text.parse(common, "f/money.proto")}
+    Order = classes(text, "f/order.proto", imports)["f.Order"]
+    m = Order()
+    m.items.add(cur="EUR", n=-(2**62))
+    m.by_name["x"].cur = "USD"
+    decoded = decode_column(pa.array([framed(order.schema_id, m.SerializeToString())]), client)
+    assert rows(decoded) == [expected(m)]
+
+
 # ---- randomized ---------------------------------------------------------------------------
 
 
