@@ -435,13 +435,25 @@ def test_well_known_imports_need_no_reference():
     ]
 
 
-def test_editions_syntax():
-    text = 'edition = "2023"; package e; message M { int32 a = 1; repeated int32 r = 2; }'
+def test_editions_syntax_and_features():
+    text = """
+    edition = "2023";
+    package e;
+    option features.field_presence = IMPLICIT;
+    message M {
+      int32 a = 1;
+      int32 b = 2 [features.field_presence = EXPLICIT];
+      repeated int32 r = 3 [features.repeated_field_encoding = EXPANDED];
+    }
+    """
     got = proto_text.parse(text, "e.proto")
     assert got.syntax == "editions" and got.edition == descriptor_pb2.EDITION_2023
+    assert got.options.features.field_presence == descriptor_pb2.FeatureSet.IMPLICIT
     pool = descriptor_pool.DescriptorPool()
     pool.AddSerializedFile(got.SerializeToString())
-    assert pool.FindMessageTypeByName("e.M").fields_by_name["a"].has_presence
+    fields = pool.FindMessageTypeByName("e.M").fields_by_name
+    assert not fields["a"].has_presence and fields["b"].has_presence
+    assert not fields["r"].is_packed
 
 
 def test_base64_file_descriptor_is_decoded():
