@@ -14,7 +14,8 @@ Arrow types:
   int64; uint32, fixed32: uint32; uint64, fixed64: uint64; bool; string: string; bytes:
   binary.
 - enum: string, the value's name (the first name of an aliased number); a number the enum
-  does not declare (open enums keep them) becomes its decimal digits, e.g. ``"7"``.
+  does not declare (open enums keep them) becomes its decimal digits, e.g. ``"7"`` (for
+  proto2's closed enums too, where protobuf would move the field to the unknown fields).
 - message: struct (null when absent); repeated: list<element>; map<K, V>: map<K, V>; oneof:
   each member its own nullable field, only the set one non-null.
 - google.protobuf.Timestamp: timestamp[us, UTC]; Duration: duration[us] (nanoseconds below
