@@ -559,15 +559,14 @@ def decode_frames(registry: Any, reader: Any, writers: list, frames: Any, keys: 
             failed[int(got_rows[i])] = text
     else:
         values = pa.array([], target)
+    if not failed and len(got_rows) == n and bool(np.all(np.diff(got_rows) == 1)):
+        return values, failed  # every row, in order: nothing to scatter
     index = np.full(n, -1, dtype=np.int64)
     index[got_rows] = np.arange(len(got_rows), dtype=np.int64)
     for row in failed:
         index[row] = -1
     take = pa.array(index, pa.int64(), mask=index < 0)
-    out = values.take(take)
-    if not isinstance(out, pa.StructArray):  # pragma: no cover
-        out = pa.array(out, target)
-    return out, failed
+    return values.take(take), failed
 
 
 def _check_shapes(data, starts, ends, rows, wrapped, failed, reader) -> np.ndarray:
