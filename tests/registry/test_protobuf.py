@@ -688,6 +688,27 @@ def test_a_well_known_type_as_the_message_is_a_struct():
     assert rows(decode(reg, [framed(s.schema_id, w, [1])])) == [{"value": 3}]
 
 
+def test_nesting_depth_limit():
+    def text(levels: int) -> str:
+        defs = "".join(f"message M{i} {{ M{i + 1} m = 1; int32 v = 2; }}\n" for i in range(levels))
+        return f'syntax = "proto3";\n{defs}message M{levels} {{ int32 v = 2; }}\n'
+
+    def payload(levels: int) -> bytes:
+        body = _tag(2, 0) + b"\x07"
+        for _ in range(levels):
+            body = _ld(1, body)
+        return body
+
+    for levels, ok in ((99, True), (100, False)):  # the root and 99 nested: 100 levels
+        reg = StubRegistry()
+        s = reg.add(text(levels))
+        decoded = decode(reg, [framed(s.schema_id, payload(levels))], on_error="null")
+        error = decoded.errors[0].as_py()
+        assert (error is None) == ok, error
+        if not ok:
+            assert error.startswith("nesting deeper than 100 levels (message m.m.m")
+
+
 def test_dense_and_sparse_field_numbers():
     reg = StubRegistry()
     text = (
