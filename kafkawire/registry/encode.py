@@ -232,6 +232,9 @@ def encode_avro(
         _check_fields(struct_array.type, parsed)
     column = _plain(column)
     convert = _converter(column.type, parsed, named)
+    # rows are validated unless the column's type cannot hold a value the schema refuses
+    # that fastavro's writer would write anyway (an int past 32 bits for an Avro int...)
+    check = not _fits(column.type, parsed, named)
     rows = column.to_pylist()
     from fastavro import schemaless_writer
     from fastavro.validation import validate
@@ -248,16 +251,78 @@ def encode_avro(
             continue
         if convert is not None:
             row = convert(row)
-        if not validate(row, parsed, raise_errors=False, strict=is_record):
+        if check and not validate(row, parsed, raise_errors=False, strict=is_record):
             _raise_for(i, row, parsed, is_record)
         buffer.seek(0)
         buffer.truncate()
         try:
             schemaless_writer(buffer, parsed, row, strict_allow_default=is_record)
         except Exception as exc:
+            if not check:  # say which field, as a checked row would
+                _raise_for(i, row, parsed, is_record)
             raise EncodeError(f"row {i}: {exc}", row=i) from exc
         out.append(prefix + buffer.getvalue())
     return pa.array(out, pa.binary())
+
+
+_SAFE_LEAVES = {
+    "int": lambda t: t in (pa.int8(), pa.int16(), pa.int32(), pa.uint8(), pa.uint16()),
+    "long": lambda t: pa.types.is_signed_integer(t) or t in (pa.uint8(), pa.uint16(), pa.uint32()),
+    "float": lambda t: pa.types.is_float32(t) or pa.types.is_float16(t),
+    "double": lambda t: pa.types.is_floating(t),
+    "string": lambda t: pa.types.is_string(t),
+    "bytes": lambda t: pa.types.is_binary(t),
+    "boolean": lambda t: pa.types.is_boolean(t),
+    "null": lambda t: pa.types.is_null(t),
+}
+
+
+def _fits(t: pa.DataType, schema: Any, named: dict) -> bool:
+    """Whether every value of Arrow type ``t`` (after :func:`_plain`) that fastavro's writer
+    accepts for ``schema`` is one the schema allows: then rows need no validation (a value
+    the writer refuses, a null for a non-null type, still fails the row). False when unsure."""
+    schema = _resolve(schema, named)
+    if isinstance(schema, list):
+        branches = [_resolve(b, named) for b in schema]
+        nonnull = [b for b in branches if b != "null"]
+        return len(nonnull) == 1 and len(branches) == 2 and _fits(t, nonnull[0], named)
+    if isinstance(schema, str):
+        safe = _SAFE_LEAVES.get(schema)
+        return safe is not None and safe(t)
+    if not isinstance(schema, dict):
+        return False
+    kind, logical = schema.get("type"), schema.get("logicalType")
+    if logical == "decimal":
+        return (
+            pa.types.is_decimal(t)
+            and t.scale == schema.get("scale", 0)
+            and t.precision <= schema.get("precision", 0)
+        )
+    if logical == "date":
+        return pa.types.is_date32(t)
+    if logical in ("timestamp-micros", "timestamp-millis"):
+        return pa.types.is_timestamp(t) and t.tz is not None
+    if logical in ("local-timestamp-micros", "local-timestamp-millis"):
+        return pa.types.is_timestamp(t) and t.tz is None
+    if logical is not None:
+        return False
+    if kind == "array":
+        return pa.types.is_list(t) and _fits(t.value_type, schema["items"], named)
+    if kind == "map":
+        return pa.types.is_map(t) and _fits(t.item_type, schema["values"], named)
+    if kind == "fixed":
+        return pa.types.is_fixed_size_binary(t) and t.byte_width == schema.get("size")
+    if kind == "record":
+        if not pa.types.is_struct(t):
+            return False
+        fields = {f["name"]: f["type"] for f in schema["fields"]}
+        return all(
+            t.field(k).name in fields and _fits(t.field(k).type, fields[t.field(k).name], named)
+            for k in range(t.num_fields)
+        )
+    if isinstance(kind, str) and kind in _SAFE_LEAVES:
+        return _SAFE_LEAVES[kind](t)
+    return False
 
 
 def _check_fields(t: pa.StructType, record: dict) -> None:
