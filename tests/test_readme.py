@@ -44,7 +44,8 @@ def test_every_block_is_covered():
         "kafkawire.Consumer(",
         "kafkawire.Producer(",
         "kafkawire.Client(",
-        'spark.read.format("kafkawire")',
+        'spark.read.format("kafkawire_segments")',
+        '.option("valueFormat", "avro")',
     ]
     blocks = python_blocks()
     assert len(blocks) == len(markers)
