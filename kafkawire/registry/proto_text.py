@@ -20,6 +20,12 @@ Not covered: groups (``optional group Foo = 1 { ... }``, a :class:`SchemaError`)
 checks protoc makes past the grammar and name resolution (duplicate numbers, reserved numbers
 in use...: building a ``DescriptorPool`` from the result makes those).
 
+Imports resolve to the ``imports`` given (a registry schema's references), else to the files
+that registries and confluent-kafka treat as built in: the well-known
+``google/protobuf/*.proto`` (from the protobuf package), ``google/type/*.proto`` (from
+googleapis-common-protos) and ``confluent/meta.proto``, ``confluent/type/decimal.proto`` (from
+confluent-kafka), when those packages are installed.
+
 Errors are :class:`SchemaError` with ``name:line:column``.
 
 Schema strings that are the base64 of a serialized FileDescriptorProto (what confluent-kafka's
@@ -86,13 +92,36 @@ _MAX_FIELD = 536870911
 _EDITIONS = {"2023": descriptor_pb2.EDITION_2023, "2024": descriptor_pb2.EDITION_2024}
 
 
+def _builtin_module(name: str) -> str | None:
+    """The module holding a built-in import: what confluent-kafka's serializers treat as
+    built in (never a registry reference): ``google/protobuf/``, ``google/type/`` and
+    ``confluent/`` files."""
+    if name in WELL_KNOWN:
+        return f"google.protobuf.{WELL_KNOWN[name]}"
+    stem = name.removesuffix(".proto")
+    if not name.endswith(".proto") or not re.fullmatch(r"[a-z0-9_/]+", stem):
+        return None
+    if name.startswith("google/type/"):
+        return stem.replace("/", ".") + "_pb2"  # googleapis-common-protos
+    if name.startswith("confluent/"):
+        return "confluent_kafka.schema_registry." + stem.replace("/", ".") + "_pb2"
+    return None
+
+
 def well_known(name: str) -> descriptor_pb2.FileDescriptorProto | None:
-    """The FileDescriptorProto of a well-known import (``google/protobuf/timestamp.proto``...)
-    from the protobuf package, or None."""
-    module = WELL_KNOWN.get(name)
+    """The FileDescriptorProto of a built-in import: the well-known types
+    (``google/protobuf/timestamp.proto``...) from the protobuf package, ``google/type/*.proto``
+    from googleapis-common-protos and ``confluent/meta.proto``, ``confluent/type/decimal.proto``
+    from confluent-kafka, when those are installed; else None."""
+    module = _builtin_module(name)
     if module is None:
         return None
-    fd = importlib.import_module(f"google.protobuf.{module}").DESCRIPTOR
+    try:
+        fd = importlib.import_module(module).DESCRIPTOR
+    except ImportError:
+        return None
+    if fd.name != name:
+        return None
     out = descriptor_pb2.FileDescriptorProto()
     out.ParseFromString(fd.serialized_pb)
     return out

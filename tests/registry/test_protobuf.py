@@ -688,6 +688,30 @@ def test_a_well_known_type_as_the_message_is_a_struct():
     assert rows(decode(reg, [framed(s.schema_id, w, [1])])) == [{"value": 3}]
 
 
+def test_built_in_imports_need_no_reference():
+    """What confluent-kafka treats as built in (google/type/, confluent/) resolves without a
+    registry reference; custom options are skipped."""
+    pytest.importorskip("google.type.date_pb2")
+    reg = StubRegistry()
+    text = """
+    syntax = "proto3";
+    package b;
+    import "google/type/date.proto";
+    import "confluent/meta.proto";
+    message Event {
+      google.type.Date day = 1 [(confluent.field_meta) = { doc: "the day" }];
+      string name = 2 [(confluent.field_meta).doc = "a name"];
+    }
+    """
+    s = reg.add(text)
+    Event = classes(text)["b.Event"]
+    m = Event(name="launch")
+    m.day.year = 2026
+    m.day.month = 11
+    decoded = decode(reg, [framed(s.schema_id, m.SerializeToString())])
+    assert rows(decoded) == [{"day": {"year": 2026, "month": 11, "day": 0}, "name": "launch"}]
+
+
 def test_nesting_depth_limit():
     def text(levels: int) -> str:
         defs = "".join(f"message M{i} {{ M{i + 1} m = 1; int32 v = 2; }}\n" for i in range(levels))
