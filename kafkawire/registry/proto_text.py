@@ -1057,6 +1057,7 @@ def parse(
     own imports included); well-known ``google/protobuf/*.proto`` imports need not be given.
     """
     imports = imports or {}
+    text = text.removeprefix("\ufeff")  # a byte order mark from an editor
     decoded = _from_base64(text, name)
     if decoded is not None:
         return decoded
