@@ -187,7 +187,6 @@ KW_COL_INLINE int kw_col_binary(kw_col *col, const uint8_t *p, size_t n) {
     if (kw_buf_reserve(&col->data, n) < 0)
         return -1;
     if (n) /* an empty first value: data.p is still NULL, and memcpy(NULL, ., 0) is UB */
-        if (n) /* an empty first value: data.p and p may both be NULL */
         memcpy(col->data.p + col->data.len, p, n);
     col->data.len += n;
     if (kw_col_push_offset(col, (int64_t)col->data.len) < 0)
