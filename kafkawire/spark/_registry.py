@@ -111,10 +111,10 @@ def _registry_config(opts: Options, needed: bool, formats: str) -> RegistryConfi
         raise OptionError(f"{formats} needs the option schema.registry.url")
     config = RegistryConfig(url.strip(), tuple(sorted(settings.items())))
     try:  # on the driver: a misspelled or malformed setting fails the query at once
-        from kafkawire.registry.client import _parse_config
+        from kafkawire.registry.client import SchemaRegistryClient
 
-        _parse_config({f"{REGISTRY_PREFIX}{k}": v for k, v in config.config().items()})
-    except ValueError as exc:
+        SchemaRegistryClient.from_config(config.config()).close()  # (no request is made)
+    except (ValueError, TypeError) as exc:
         raise OptionError(f"the schema.registry.* options: {exc}") from None
     return config
 

@@ -542,6 +542,10 @@ READ = {"kafka.bootstrap.servers": "localhost:9092", "subscribe": "t"}
         ),
         ({"valueFromat": "avro"}, "did you mean 'valueFormat'"),
         (
+            {"valueFormat": "avro", "schema.registry.url": "/no/such/registry"},
+            "is not a directory",
+        ),
+        (
             {
                 "valueFormat": "avro",
                 "schema.registry.url": "http://r",
