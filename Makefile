@@ -92,7 +92,7 @@ clean:
 # Coverage-guided fuzzing needs clang and libFuzzer: apt-get install clang.
 FUZZ_TIME ?= 60
 FUZZ_NICE := nice -n 10
-FUZZ_PY_TARGETS := records legacy request response message frames correlator codecs pre08
+FUZZ_PY_TARGETS := records legacy request response message frames correlator codecs pre08 registry_avro registry_protobuf registry_json
 FUZZ_NATIVE_TARGETS := record_scan lz4 snappy varint memory
 FUZZ_NATIVE_DIR := build/fuzz-native
 # kafkawire's C and the vendored liblz4 (zstd_decode.c needs the vendored libzstd: no harness

@@ -9,6 +9,7 @@ set of interesting inputs that the fuzzer found (replayed by the tests).
 from __future__ import annotations
 
 import hashlib
+import io
 import struct
 import sys
 import uuid
@@ -308,6 +309,228 @@ def native_seeds(record_sets: dict[str, bytes], codec_sets: dict[str, bytes]) ->
     }
 
 
+# ---- schema registry payloads -------------------------------------------------------
+
+
+def _avro(schema, value) -> bytes:
+    import fastavro
+
+    buf = io.BytesIO()
+    fastavro.schemaless_writer(buf, fastavro.parse_schema(schema), value)
+    return buf.getvalue()
+
+
+def avro_payloads() -> dict[int, list[bytes]]:
+    """Valid Avro payloads of each schema of targets.REGISTRY, by schema id."""
+    import datetime as dt
+    import decimal
+
+    utc = dt.timezone.utc
+
+    def rich(i: int) -> dict:
+        return {
+            "b": i % 2 == 0,
+            "i": [-(2**31), 0, 2**31 - 1][i % 3],
+            "l": [-(2**63), 2**63 - 1, 1 << 40][i % 3],
+            "f": [1.5, -0.0, float("nan")][i % 3],
+            "d": [-1e300, 5e-324, float("inf")][i % 3],
+            "by": bytes(range(i % 5)),
+            "s": ["", "ünïcödé ✓", "𝄞" * 5][i % 3],
+            "n": None,
+            "dec": decimal.Decimal(["0", "-12345678.9012", "9999999999999999.9999"][i % 3]),
+            "decf": decimal.Decimal(["123.45", "-999999999999999999.99", "0.01"][i % 3]),
+            "date": dt.date(1970, 1, 1) + dt.timedelta(days=[0, -1, 20000][i % 3]),
+            "tms": dt.time(23, 59, 59, 999000),
+            "tus": dt.time(i % 24, 1, 2, 3),
+            "tsms": dt.datetime(2024, 2, 29, 12, tzinfo=utc),
+            "tsus": dt.datetime(1969, 12, 31, 23, 59, 59, 1, tzinfo=utc),
+            "ltsms": dt.datetime(2001, 1, 1, 1, 1, 1, 1000),
+            "ltsus": dt.datetime(9999, 12, 31, 23, 59, 59, 999999),
+            "uuid": str(uuid.UUID(int=i * 7919)),
+            "fx": b"abc",
+            "e": ["RED", "GREEN", "BLUE"][i % 3],
+            "arr": list(range(i % 4)),
+            "m": {f"k{j}": (None if j % 2 else f"v{j}") for j in range(i % 3 + 1)},
+            "opt": None if i % 2 else 2.5,
+            "u": [None, 42, "str", "GREEN", b"xyz"][i % 5],
+            "rec": {"x": i, "tags": [str(j) for j in range(i % 3)]},
+            "recs": [{"x": j, "tags": ["a"]} for j in range(i % 3)],
+            "nested": {"a": [None, {"x": 1, "tags": ["t"]}], "b": []} if i % 2 else {},
+        }
+
+    v1 = [
+        {"id": i, "name": "ann", "old": "x", "kind": "ABC"[i], "score": 0.5, "n": 7, "raw": "r"}
+        for i in range(3)
+    ]
+    v2 = {
+        "id": 2**40,
+        "full_name": "bob",
+        "kind": "Z",
+        "score": 0.25,
+        "n": 1.5,
+        "raw": b"\xff",
+        "email": "b@x",
+        "tags": ["u", "v"],
+        "meta": {"v": 1},
+    }
+    return {
+        1: [_avro(targets.AVRO_RICH, rich(i)) for i in range(5)],
+        2: [_avro(targets.AVRO_V1, v) for v in v1],
+        3: [_avro(targets.AVRO_V2, v2), _avro(targets.AVRO_V2, {**v2, "n": None, "email": None})],
+        4: [_avro(targets.AVRO_MAP, {"a": [1.0, -2.5], "b": None}), _avro(targets.AVRO_MAP, {})],
+        5: [_avro(targets.AVRO_UNION, v) for v in (None, -3, "s", b"gg")],
+    }
+
+
+def _zigzag_varint(n: int) -> bytes:
+    u = (n << 1) ^ (n >> 63)
+    out = bytearray()
+    while u >= 0x80:
+        out.append(u & 0x7F | 0x80)
+        u >>= 7
+    out.append(u)
+    return bytes(out)
+
+
+def _indexes(path) -> bytes:
+    """Confluent's message indexes: [0] as one 0 byte, else the count and each index."""
+    if list(path) == [0]:
+        return b"\0"
+    return _zigzag_varint(len(path)) + b"".join(_zigzag_varint(i) for i in path)
+
+
+def _proto_classes(text: str) -> dict:
+    from google.protobuf import descriptor_pool, message_factory
+
+    from kafkawire.registry import proto_text
+
+    pool = descriptor_pool.DescriptorPool()
+    fdp = proto_text.parse(text, "fuzz.proto")
+    for dep in fdp.dependency:
+        pool.AddSerializedFile(proto_text.well_known(dep).SerializeToString())
+    pool.AddSerializedFile(fdp.SerializeToString())
+    out = {}
+
+    def walk(msgs, prefix):
+        for m in msgs:
+            full = f"{prefix}.{m.name}"
+            out[full] = message_factory.GetMessageClass(pool.FindMessageTypeByName(full))
+            walk(m.nested_type, full)
+
+    walk(fdp.message_type, fdp.package)
+    return out
+
+
+def _indexes_length(payload: bytes) -> int:
+    """How many bytes of a Protobuf payload its message indexes take (all single-byte)."""
+    return 1 if payload[0] == 0 else 1 + payload[0] // 2
+
+
+def protobuf_payloads() -> dict[int, list[bytes]]:
+    """Valid Protobuf payloads (message indexes first) of each schema of targets.REGISTRY."""
+    rich = _proto_classes(targets.PROTO_RICH)
+    Rich, Inner = rich["fuzz.pb.Rich"], rich["fuzz.pb.Inner"]
+    Deeper = rich["fuzz.pb.Rich.Deep.Deeper"]
+    full = Rich(
+        d=1.5, f=-2.5, i32=-1, i64=-(2**63), u32=2**32 - 1, u64=2**64 - 1, s32=-(2**31),
+        s64=2**63 - 1, fx32=7, fx64=8, sf32=-9, sf64=-10, b=True, str="ünï", by=b"\0\xff",
+        color=2, inner=Inner(x=1, s="s", zs=[-1, 2]), packed=[1, -2, 300], unpacked=[5, -6],
+        doubles=[0.5, float("nan")], names=["a", ""], inners=[Inner(), Inner(x=3)],
+        colors=[0, 1, 7], counts={"a": 1, "b": -2}, by_id={-5: Inner(s="v")}, name="oneof",
+        maybe=0, far=12345,
+    )  # fmt: skip
+    full.ts.seconds, full.ts.nanos = 1_700_000_000, 123_456_789
+    full.dur.seconds, full.dur.nanos = -5, -500
+    full.w_i32.value = 3
+    full.w_str.value = "w"
+    full.stamps.add(seconds=-62135596800)
+    full.deep.deeper.leaf = "leaf"
+    other = Rich(pick=Inner(x=9), number=0)
+    other.number = 77  # the last oneof member wins
+    v1 = _proto_classes(targets.PROTO_V1)["fuzz.ev.M"]
+    v2 = _proto_classes(targets.PROTO_V2)["fuzz.ev.M"]
+    p2 = _proto_classes(targets.PROTO2)
+    P, Q = p2["fuzz.p2.P"], p2["fuzz.p2.Q"]
+    return {
+        11: [
+            _indexes([1]) + full.SerializeToString(),
+            _indexes([1]) + other.SerializeToString(),
+            _indexes([1]) + b"",
+            _indexes([0]) + Inner(x=5, zs=[1]).SerializeToString(),
+            _indexes([1, 2, 0]) + Deeper(leaf="x", c=1).SerializeToString(),
+        ],
+        12: [_indexes([0]) + v1(a=-1, b="dropped").SerializeToString()],
+        13: [
+            _indexes([0]) + v2(a=2**40, c=["x", "y"], d=False, e={"k": 0.5}).SerializeToString(),
+            b"\x02\x00" + v2(d=True).SerializeToString(),  # [0] in its long form
+        ],
+        14: [
+            _indexes([0]) + P(a=1, b="y", c=[1.5], child=Q(z=-3, w=[b"q"])).SerializeToString(),
+            _indexes([0]) + P(a=0).SerializeToString(),
+            _indexes([1]) + Q(z=1).SerializeToString(),
+        ],
+    }
+
+
+def json_payloads() -> dict[int, list[bytes]]:
+    """Valid JSON payloads of each schema of targets.REGISTRY."""
+    import json
+
+    order = {
+        "id": 2**63 - 1,
+        "price": 1.25,
+        "paid": True,
+        "note": None,
+        "status": "PAID",
+        "at": "2024-02-29T23:59:59.123456+02:00",
+        "day": "0001-01-01",
+        "blob": "aGVsbG8=",
+        "tags": ["a", "ü"],
+        "attrs": {"k": -1},
+        "customer": {"name": "c", "address": {"city": "Zürich"}},
+        "lines": [{"sku": "s", "qty": 2}, {}],
+        "coupon": "SAVE",
+    }
+    return {
+        21: [
+            json.dumps(order).encode(),
+            json.dumps({"id": -5, "note": "n\u2028", "coupon": None}, ensure_ascii=False).encode(),
+            json.dumps(order, indent=1).replace("\n", "\r\n").encode(),
+        ],
+        22: [b'{"a": 1, "b": "x"}', b'{"b": "y"}'],
+        23: [b'{"a": 2, "c": 2.5e300}', b'{"a": -9223372036854775808, "c": -0.0}'],
+        24: [b"[1.5, 2, -1e-300]", b"[]"],
+    }
+
+
+def registry_seeds(fmt: str, payloads: dict[int, list[bytes]]) -> dict[str, bytes]:
+    """Inputs of targets.registry_<fmt> (see targets.registry_inputs): every combination of
+    reader and writers with its writers' valid payloads, framed each way."""
+    seeds = {}
+    for c, (_, writers) in enumerate(targets.REGISTRY_COMBOS[fmt]):
+        rows = [(w, k, p) for w, sid in enumerate(writers) for k, p in enumerate(payloads[sid])]
+        for variant in range(3):
+            chosen = rows[variant : variant + 7] or rows[:7]
+            if variant == 2:
+                chosen = chosen[:1]  # one value alone: the common column
+            body = b""
+            for k, (w, _, payload) in enumerate(chosen):
+                # variant 0: ids in the framing; 1: a GUID, a header, a null, raw bytes too
+                mode = 0 if variant != 1 else (0, 3, 4, 5, 7, 0, 6)[k]
+                tail = 0
+                if mode in (4, 5) and fmt == "protobuf":  # the indexes go to the header
+                    tail = {1: 1, 2: 2, 4: 3}[_indexes_length(payload)]
+                if mode == 6:  # raw: framed here
+                    sid = targets.REGISTRY_COMBOS[fmt][c][1][w]
+                    payload = b"\0" + sid.to_bytes(4, "big") + payload
+                size = len(payload)
+                length = bytes((size,)) if size < 0xF0 else bytes((0xF0 | size >> 8, size & 0xFF))
+                body += bytes((mode | w << 3 | tail << 6,)) + length + payload
+            head = c | (variant == 0) << 3 | (len(chosen) - 1) << 4 | (variant == 1) << 7
+            seeds[f"{fmt}-{c}-{variant}"] = bytes((head,)) + body
+    return seeds
+
+
 def main(out: Path) -> None:
     records = batch()
     sets = {
@@ -321,6 +544,10 @@ def main(out: Path) -> None:
         "codecs": codec_seeds(),
         "pre08": pre08_seeds(),
     }
+    if "registry_avro" in targets.TARGETS:
+        sets["registry_avro"] = registry_seeds("avro", avro_payloads())
+        sets["registry_protobuf"] = registry_seeds("protobuf", protobuf_payloads())
+        sets["registry_json"] = registry_seeds("json", json_payloads())
     sets.update(native_seeds({**sets["records"], **sets["legacy"]}, sets["codecs"]))
     for target, seeds in sets.items():
         directory = out / target

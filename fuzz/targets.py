@@ -305,6 +305,409 @@ def pre08(data: bytes) -> None:
             conn.feed_responses(body[half:])
 
 
+# ---- schema registry payloads (kafkawire.registry) -----------------------------------------
+
+if importlib.util.find_spec("pyarrow") is not None:
+    import json
+    import uuid
+
+    import pyarrow as pa
+
+    from kafkawire.registry import PayloadError, Schema, SchemaError, SchemaNotFoundError
+    from kafkawire.registry import decode as registry_decode  # imported here: instrumented
+    from kafkawire.registry import json_schema as _json_schema  # noqa: F401
+    from kafkawire.registry import protobuf as _protobuf  # noqa: F401
+
+    def _record(name, fields, **kw):
+        return {"type": "record", "name": name, "fields": fields, **kw}
+
+    def _f(name, t, **kw):
+        return {"name": name, "type": t, **kw}
+
+    AVRO_RICH = _record(
+        "Rich",
+        [
+            _f("b", "boolean"),
+            _f("i", "int"),
+            _f("l", "long"),
+            _f("f", "float"),
+            _f("d", "double"),
+            _f("by", "bytes"),
+            _f("s", "string"),
+            _f("n", "null"),
+            _f("dec", {"type": "bytes", "logicalType": "decimal", "precision": 20, "scale": 4}),
+            _f(
+                "decf",
+                {
+                    "type": "fixed",
+                    "name": "D9",
+                    "size": 9,
+                    "logicalType": "decimal",
+                    "precision": 20,
+                    "scale": 2,
+                },
+            ),
+            _f("date", {"type": "int", "logicalType": "date"}),
+            _f("tms", {"type": "int", "logicalType": "time-millis"}),
+            _f("tus", {"type": "long", "logicalType": "time-micros"}),
+            _f("tsms", {"type": "long", "logicalType": "timestamp-millis"}),
+            _f("tsus", {"type": "long", "logicalType": "timestamp-micros"}),
+            _f("ltsms", {"type": "long", "logicalType": "local-timestamp-millis"}),
+            _f("ltsus", {"type": "long", "logicalType": "local-timestamp-micros"}),
+            _f("uuid", {"type": "string", "logicalType": "uuid"}),
+            _f("fx", {"type": "fixed", "name": "F3", "size": 3}),
+            _f("e", {"type": "enum", "name": "Color", "symbols": ["RED", "GREEN", "BLUE"]}),
+            _f("arr", {"type": "array", "items": "long"}),
+            _f("m", {"type": "map", "values": ["null", "string"]}),
+            _f("opt", ["null", "double"], default=None),
+            _f("u", ["null", "int", "string", "Color", "F3"]),
+            _f(
+                "rec",
+                _record(
+                    "Inner",
+                    [_f("x", "int"), _f("tags", {"type": "array", "items": "string"})],
+                ),
+            ),
+            _f("recs", {"type": "array", "items": "Inner"}),
+            _f("nested", {"type": "map", "values": {"type": "array", "items": ["null", "Inner"]}}),
+        ],
+        namespace="fuzz",
+    )
+    AVRO_V1 = _record(
+        "User",
+        [
+            _f("id", "int"),
+            _f("name", "string"),
+            _f("old", "string"),
+            _f("kind", {"type": "enum", "name": "Kind", "symbols": ["A", "B", "C"]}),
+            _f("score", "float"),
+            _f("n", "long"),
+            _f("raw", "string"),
+        ],
+    )
+    AVRO_V2 = _record(
+        "User",
+        [
+            _f("id", "long"),  # int -> long
+            _f("full_name", "string", aliases=["name"]),
+            _f(
+                "kind", {"type": "enum", "name": "Kind", "symbols": ["A", "B", "Z"], "default": "Z"}
+            ),
+            _f("score", "double"),  # float -> double
+            _f("n", ["null", "double"]),  # long -> a union's double
+            _f("raw", "bytes"),  # string -> bytes
+            _f("email", ["null", "string"], default=None),
+            _f("tags", {"type": "array", "items": "string"}, default=["t"]),
+            _f("meta", _record("Meta", [_f("v", "int", default=2)]), default={"v": 9}),
+        ],
+    )
+    AVRO_MAP = {"type": "map", "values": ["null", {"type": "array", "items": "double"}]}
+    AVRO_UNION = ["null", "long", "string", {"type": "fixed", "name": "G", "size": 2}]
+
+    PROTO_RICH = """
+syntax = "proto3";
+package fuzz.pb;
+import "google/protobuf/timestamp.proto";
+import "google/protobuf/duration.proto";
+import "google/protobuf/wrappers.proto";
+enum Color { RED = 0; GREEN = 1; BLUE = 2; }
+message Inner { int32 x = 1; string s = 2; repeated sint64 zs = 3; }
+message Rich {
+  double d = 1; float f = 2; int32 i32 = 3; int64 i64 = 4; uint32 u32 = 5; uint64 u64 = 6;
+  sint32 s32 = 7; sint64 s64 = 8; fixed32 fx32 = 9; fixed64 fx64 = 10; sfixed32 sf32 = 11;
+  sfixed64 sf64 = 12; bool b = 13; string str = 14; bytes by = 15; Color color = 16;
+  Inner inner = 17; repeated int32 packed = 18; repeated int64 unpacked = 19 [packed = false];
+  repeated double doubles = 20; repeated string names = 21; repeated Inner inners = 22;
+  repeated Color colors = 23; map<string, int32> counts = 24; map<int64, Inner> by_id = 25;
+  oneof choice { string name = 26; Inner pick = 27; int64 number = 28; }
+  optional int32 maybe = 29; google.protobuf.Timestamp ts = 30;
+  google.protobuf.Duration dur = 31; google.protobuf.Int32Value w_i32 = 32;
+  google.protobuf.StringValue w_str = 33; repeated google.protobuf.Timestamp stamps = 34;
+  message Deep { message Deeper { string leaf = 1; Color c = 2; } Deeper deeper = 1; }
+  Deep deep = 35;
+  uint32 far = 1000;
+}
+"""
+    PROTO_V1 = 'syntax = "proto3"; package fuzz.ev; message M { int32 a = 1; string b = 2; }'
+    PROTO_V2 = (
+        'syntax = "proto3"; package fuzz.ev; message M { int64 a = 1; reserved 2;'
+        " repeated string c = 3; optional bool d = 4; map<string, double> e = 5; }"
+    )
+    PROTO2 = (
+        'syntax = "proto2"; package fuzz.p2; message P { required int32 a = 1;'
+        ' optional string b = 2 [default = "x"]; repeated float c = 3 [packed = true];'
+        " optional Q child = 4; } message Q { optional sint64 z = 1; repeated bytes w = 2; }"
+    )
+
+    JSON_ORDER = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "title": "Order",
+        "type": "object",
+        "properties": {
+            "id": {"type": "integer"},
+            "price": {"type": "number"},
+            "paid": {"type": "boolean"},
+            "note": {"type": ["string", "null"]},
+            "status": {"enum": ["NEW", "PAID"]},
+            "at": {"type": "string", "format": "date-time"},
+            "day": {"type": "string", "format": "date"},
+            "blob": {"type": "string", "contentEncoding": "base64"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "attrs": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "customer": {"$ref": "#/definitions/Customer"},
+            "lines": {"type": "array", "items": {"$ref": "#/definitions/Line"}},
+            "coupon": {"oneOf": [{"type": "null"}, {"type": "string"}]},
+        },
+        "required": ["id"],
+        "definitions": {
+            "Customer": {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string"},
+                    "address": {"type": "object", "properties": {"city": {"type": "string"}}},
+                },
+            },
+            "Line": {
+                "type": "object",
+                "properties": {"sku": {"type": "string"}, "qty": {"type": "integer"}},
+            },
+        },
+    }
+    JSON_V1 = {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "string"}}}
+    JSON_V2 = {"type": "object", "properties": {"a": {"type": "integer"}, "c": {"type": "number"}}}
+    JSON_ARRAY = {"type": "array", "items": {"type": "number"}}
+
+    def _guid(schema_id: int) -> str:
+        return str(uuid.UUID(int=0xF0220000_0000_4000_8000_000000000000 + schema_id))
+
+    def _schemas() -> dict[int, Schema]:
+        avro = {1: AVRO_RICH, 2: AVRO_V1, 3: AVRO_V2, 4: AVRO_MAP, 5: AVRO_UNION}
+        proto = {11: PROTO_RICH, 12: PROTO_V1, 13: PROTO_V2, 14: PROTO2}
+        js = {21: JSON_ORDER, 22: JSON_V1, 23: JSON_V2, 24: JSON_ARRAY}
+        out = {}
+        for sid, s in avro.items():
+            out[sid] = Schema(json.dumps(s), "AVRO", schema_id=sid, guid=_guid(sid))
+        for sid, s in proto.items():
+            out[sid] = Schema(s, "PROTOBUF", schema_id=sid, guid=_guid(sid))
+        for sid, s in js.items():
+            out[sid] = Schema(json.dumps(s), "JSON", schema_id=sid, guid=_guid(sid))
+        return out
+
+    class StubRegistry:
+        """The registry of the registry_* targets: fixed schemas in memory (ids 1-5 Avro, 11-14
+        Protobuf, 21-24 JSON; every one also by a GUID), no references."""
+
+        def __init__(self):
+            self.by_id = _schemas()
+            self.by_guid = {s.guid: s for s in self.by_id.values()}
+
+        def schema_by_id(self, schema_id: int) -> Schema:
+            if schema_id not in self.by_id:
+                raise SchemaNotFoundError(f"schema id {schema_id} not found")
+            return self.by_id[schema_id]
+
+        def schema_by_guid(self, guid: str) -> Schema:
+            if guid not in self.by_guid:
+                raise SchemaNotFoundError(f"schema guid {guid} not found")
+            return self.by_guid[guid]
+
+        def references(self, schema: Schema) -> dict:
+            return {}
+
+    REGISTRY = StubRegistry()
+
+    # (reader schema id or None for the newest writer, the writer ids the values are framed
+    # with): byte 0 of the input picks one
+    REGISTRY_COMBOS = {
+        "avro": [
+            (None, [1]),
+            (None, [2, 3]),  # every promotion, alias, enum default, field default of User
+            (3, [2]),
+            (2, [3, 2]),  # newer writer, older reader: its rows fail alone
+            (None, [4]),
+            (None, [5]),
+            (1, [1, 2]),  # another record's rows under Rich
+            (5, [1, 4, 5]),  # records and maps read as a union
+        ],
+        "protobuf": [
+            (None, [11]),
+            (None, [12, 13]),
+            (12, [13, 12]),
+            (None, [14]),
+            (11, [11, 12]),
+            (None, [11, 14]),
+            (13, [12]),
+            (14, [14, 11]),
+        ],
+        "json": [
+            (None, [21]),
+            (None, [22, 23]),
+            (22, [23, 22]),
+            (None, [24]),
+            (21, [21, 22]),
+            (24, [24, 21]),
+            (23, [21, 22, 23]),
+            (None, [21, 24]),
+        ],
+    }
+    REGISTRY_FORMAT_TYPE = {"avro": "AVRO", "protobuf": "PROTOBUF", "json": "JSON"}
+    _HEADERS = pa.list_(pa.struct([("key", pa.string()), ("value", pa.binary())]))
+
+    def registry_inputs(fmt: str, data: bytes):
+        """The column, headers and options a registry_* target decodes, from the fuzzer's bytes.
+
+        Byte 0: bits 0-2 the (reader, writers) combination of REGISTRY_COMBOS[fmt], bit 3
+        also decode with on_error="raise", bits 4-6 the number of values - 1, bit 7 keys (the
+        key schema id header) and format= given. Then per value a control byte (bits 0-2:
+        0-2 magic 0 + id, 3 magic 1 + GUID, 4 the id in a header, 5 the GUID in a header, 6
+        the bytes as they are, 7 null; bits 3-5 pick the writer; bits 6-7 how many of the
+        value's first bytes, 0, 1, 2 or 4, follow the id in a header) and a length byte
+        (0xF0 and up: its low 4 bits and the next byte), then that many bytes (the last
+        value: all that is left). Returns (values, refs, headers, reader,
+        raise_too, key, format): refs[i] is the writer id of a framed value, else None."""
+        head = data[0] if data else 0
+        reader, writers = REGISTRY_COMBOS[fmt][head & 7]
+        n = (head >> 4 & 7) + 1
+        key = bool(head & 0x80)
+        pos, values, refs, header_values = 1, [], [], []
+        for k in range(n):
+            control = data[pos] if pos < len(data) else 0
+            length = data[pos + 1] if pos + 1 < len(data) else 0
+            pos += 2
+            if length >= 0xF0:  # a long value: 12 bits
+                length = (length & 0xF) << 8 | (data[pos] if pos < len(data) else 0)
+                pos += 1
+            body = data[pos:] if k == n - 1 else data[pos : pos + length]
+            pos += len(body)
+            mode, sid = control & 7, writers[(control >> 3 & 7) % len(writers)]
+            guid = b"\1" + uuid.UUID(REGISTRY.by_id[sid].guid).bytes
+            by_id = b"\0" + sid.to_bytes(4, "big")
+            if mode in (4, 5):  # the header carries the first bytes (Protobuf's indexes)
+                tail = (0, 1, 2, 4)[control >> 6]
+                by_id += body[:tail]
+                guid += body[:tail]
+                body = body[tail:]
+            header = None
+            if mode <= 2:
+                value = by_id + body
+            elif mode == 3:
+                value = guid + body
+            elif mode == 4:
+                value, header = body, by_id
+            elif mode == 5:
+                value, header = body, guid
+            else:
+                value, sid = (body, None) if mode == 6 else (None, None)
+            values.append(value)
+            refs.append(sid)
+            header_values.append(header)
+        headers = None
+        if any(h is not None for h in header_values):
+            name = "__key_schema_id" if key else "__value_schema_id"
+            headers = pa.array(
+                [
+                    []
+                    if h is None
+                    else [{"key": "other", "value": b"\0"}, {"key": name, "value": h}]
+                    for h in header_values
+                ],
+                _HEADERS,
+            )
+        return values, refs, headers, reader, bool(head & 8), key, fmt if key else None
+
+    def _framing(values, headers, key: bool) -> list:
+        """Each value's schema as its framing (or schema id header) names it: an int id, a
+        GUID str, or None (a null value, or no framing)."""
+        name = "__key_schema_id" if key else "__value_schema_id"
+        out = []
+        for i, value in enumerate(values):
+            framing = value
+            if value is not None and headers is not None:
+                for h in headers[i].as_py():
+                    if h["key"] == name:
+                        framing = h["value"]
+            if framing is None:
+                out.append(None)
+            elif framing[:1] == b"\0" and len(framing) >= 5:
+                out.append(int.from_bytes(framing[1:5], "big"))
+            elif framing[:1] == b"\1" and len(framing) >= 17:
+                out.append(str(uuid.UUID(bytes=framing[1:17])))
+            else:
+                out.append(None)
+        return out
+
+    def _registry_target(fmt: str, data: bytes) -> None:
+        values, refs, headers, reader, raise_too, key, format_ = registry_inputs(fmt, data)
+        column = pa.array(values, pa.binary())
+        kw = {"headers": headers, "key": key, "reader_schema": reader, "format": format_}
+        named = [r for r in _framing(values, headers, key) if r is not None]
+        unknown = any(r not in REGISTRY.by_id and r not in REGISTRY.by_guid for r in named)
+        try:
+            decoded = registry_decode.decode_column(column, REGISTRY, on_error="null", **kw)
+        except SchemaNotFoundError:
+            assert unknown
+            return
+        except SchemaError as exc:
+            # no reader schema: none given, and no value framed well enough to name one
+            if reader is None and not named:
+                assert "no value in the column names a schema" in str(exc)
+                return
+            # format= given and the reader (the newest schema named) of another format
+            schemas = [
+                REGISTRY.by_id[r] if isinstance(r, int) else REGISTRY.by_guid[r] for r in named
+            ]
+            newest = max(schemas, key=lambda s: s.schema_id) if reader is None else None
+            if format_ is not None and newest is not None:
+                assert newest.schema_type != REGISTRY_FORMAT_TYPE[fmt]
+                assert "the reader schema is" in str(exc)
+                return
+            raise
+        assert not unknown
+        n = len(values)
+        assert len(decoded.values) == len(decoded.errors) == len(decoded.schema_ids) == n
+        decoded.values.validate(full=True)
+        decoded.errors.validate(full=True)
+        # (no to_pylist of the values: valid timestamps outside Python's datetime range raise)
+        errors = decoded.errors.to_pylist()
+        ids = decoded.schema_ids.to_pylist()
+        validity = decoded.values.is_valid().to_pylist()
+        for i in range(n):
+            valid = validity[i]
+            if values[i] is None:
+                assert not valid and errors[i] is None and ids[i] is None, i
+            else:
+                assert valid == (errors[i] is None), (i, errors[i])
+                if valid and refs[i] is not None:
+                    assert ids[i] == refs[i], (i, ids[i], refs[i])
+                if not valid:
+                    assert ids[i] is None, i
+        if raise_too:
+            try:
+                again = registry_decode.decode_column(column, REGISTRY, on_error="raise", **kw)
+            except PayloadError:
+                assert any(e is not None for e in errors)
+            else:
+                assert all(e is None for e in errors)
+                assert len(again.values) == n
+                again.values.validate(full=True)
+                assert again.values.is_valid().equals(decoded.values.is_valid())
+
+    def registry_avro(data: bytes) -> None:
+        """kafkawire.registry.decode_column over Avro values (see registry_inputs): with
+        on_error="null" the struct column validates, has a row a value, and a row is null iff
+        its input was null or it has an error (and then has no schema id); with "raise", a
+        PayloadError iff the "null" decoding had an error."""
+        _registry_target("avro", data)
+
+    def registry_protobuf(data: bytes) -> None:
+        """registry_avro's checks over Protobuf values (message indexes after the id)."""
+        _registry_target("protobuf", data)
+
+    def registry_json(data: bytes) -> None:
+        """registry_avro's checks over JSON Schema values."""
+        _registry_target("json", data)
+
+
 TARGETS = {
     "records": records,
     "legacy": legacy,
@@ -317,3 +720,7 @@ TARGETS = {
 }
 if importlib.util.find_spec("kafkawire.protocol.pre08") is not None:
     TARGETS["pre08"] = pre08
+if importlib.util.find_spec("pyarrow") is not None:
+    TARGETS["registry_avro"] = registry_avro
+    TARGETS["registry_protobuf"] = registry_protobuf
+    TARGETS["registry_json"] = registry_json
