@@ -793,3 +793,51 @@ def test_sink_json(spark, broker, client, registry, sr):
     back = reader(spark, broker, registry, topic, valueFormat="json").select("value")
     got = sorted((r["value"] for r in back.toArrow().to_pylist()), key=lambda v: v["id"])
     assert got == [{**v, "attrs": list(v["attrs"].items())} for v in values]
+
+
+def test_stream_to_stream_through_a_file_registry(
+    spark, broker, client, registry, orders, tmp_path
+):
+    """readStream of Avro values (HTTP registry) into writeStream of Avro values registered in
+    a file registry (a directory: no server), read back by a batch read of that registry."""
+    topic, rows = orders
+    files = tmp_path / "registry"
+    files.mkdir()
+    sink = new_topic(client)
+    query = (
+        spark.readStream.format("kafkawire")
+        .option("kafka.bootstrap.servers", broker.bootstrap)
+        .option("subscribe", topic)
+        .option("startingOffsets", "earliest")
+        .option("schema.registry.url", registry.url)
+        .option("valueFormat", "avro")
+        .load()
+        .where("value IS NOT NULL")
+        .select("value")
+        .writeStream.format("kafkawire")
+        .option("kafka.bootstrap.servers", broker.bootstrap)
+        .option("topic", sink)
+        .option("schema.registry.url", str(files))
+        .option("valueFormat", "avro")
+        .option("checkpointLocation", str(tmp_path / "checkpoint"))
+        .trigger(availableNow=True)
+        .start()
+    )
+    assert query.awaitTermination(120)
+    assert query.exception() is None
+    assert sorted(p.name for p in files.iterdir()) == ["1.avsc", "1.meta.json"]
+    assert json.loads((files / "1.meta.json").read_text())["subject"] == f"{sink}-value"
+    got = (
+        spark.read.format("kafkawire")
+        .option("kafka.bootstrap.servers", broker.bootstrap)
+        .option("subscribe", sink)
+        .option("schema.registry.url", str(files))
+        .option("valueFormat", "avro")
+        .load()
+        .select("value")
+        .toArrow()
+        .to_pylist()
+    )
+    assert sorted((normal(r["value"]) for r in got), key=lambda v: v["id"]) == [
+        as_spark(r, "none") for r in rows
+    ]
