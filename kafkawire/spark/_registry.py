@@ -237,9 +237,13 @@ def plan_read(formats: RegistryRead, subscription: Subscription) -> PlannedRead:
                 )
                 reader = registry.latest_version(subject)
         except RegistryError as exc:
+            from kafkawire.registry.errors import SchemaNotFoundError
+
+            missing = isinstance(exc, SchemaNotFoundError)
             raise OptionError(
-                f"{c.column}Format={c.format}: {what} is not in the schema registry at "
-                f"{registry.url}: {exc}"
+                f"{c.column}Format={c.format}: {what} "
+                f"{'is not in' if missing else 'could not be read from'} the schema registry "
+                f"at {registry.url}: {exc}"
             ) from exc
         wanted = {"avro": "AVRO", "protobuf": "PROTOBUF", "json": "JSON"}[c.format]
         if (reader.schema_type or "AVRO") != wanted:
