@@ -13,6 +13,11 @@ ends with a pyarrow Table of the decoded fields:
 - confluent-kafka: the same, with its ``AvroDeserializer`` (against its mock registry client,
   so no HTTP is timed).
 
+The Protobuf rows: the same million as a proto3 message of the same ten fields (the nullable
+note an ``optional string``, the timestamp a google.protobuf.Timestamp), framed as
+confluent-kafka frames it (message index [0]), against the protobuf package's parser
+(``Trade.FromString`` per value, every field read into a dict, the Timestamp as microseconds).
+
 Paired rounds (A, B, A, B, order alternating), GC on. The peers' loops are also timed without
 the table build (``*-loop`` groups), so the ratio the table build gives them is visible. The
 physical limit rows: the same value bytes copied once (memcpy) and checksummed (crc32c).
@@ -244,6 +249,139 @@ def test_paired_avro_to_arrow(benchmark, workload, peer, table, rounds):
         suite="paired",
         workload="avro-10-fields-1M",
         pair=f"decode_values vs {peer}{'' if table else ' (loop without the table)'}",
+        how="speedup",
+        ours_seconds=times["ours"],
+        theirs_seconds=times["theirs"],
+    )
+
+
+PROTO = """
+syntax = "proto3";
+package bench;
+import "google/protobuf/timestamp.proto";
+message Trade {
+  int64 id = 1;
+  string symbol = 2;
+  double price = 3;
+  int64 quantity = 4;
+  string side = 5;
+  string venue = 6;
+  double fee = 7;
+  optional string note = 8;
+  google.protobuf.Timestamp ts = 9;
+  int64 account = 10;
+}
+"""
+
+
+def _proto_class():
+    from google.protobuf import descriptor_pool, message_factory, timestamp_pb2
+
+    from kafkawire.registry import proto_text
+
+    pool = descriptor_pool.DescriptorPool()
+    pool.Add(proto_text.well_known("google/protobuf/timestamp.proto"))
+    pool.Add(proto_text.parse(PROTO, "trade.proto"))
+    assert timestamp_pb2.Timestamp  # the well-known type's Python class is loaded
+    return message_factory.GetMessageClass(pool.FindMessageTypeByName("bench.Trade"))
+
+
+@pytest.fixture(scope="module")
+def proto_workload(tmp_path_factory, workload):
+    """The Avro workload's records as Protobuf values (schema id 7 in a file registry)."""
+    pytest.importorskip("google.protobuf")
+    trade = _proto_class()
+    directory = tmp_path_factory.mktemp("registry-proto")
+    (directory / "7.proto").write_text(PROTO)
+    avro = kafkawire_table(workload).to_pylist()
+    prefix = b"\0" + struct.pack(">I", 7) + b"\0"  # message indexes [0]: one zero byte
+    values = []
+    for row in avro:
+        ts = row.pop("ts")
+        micros = int(ts.timestamp()) * 1_000_000 + ts.microsecond
+        msg = trade(**{k: v for k, v in row.items() if v is not None})
+        msg.ts.seconds, msg.ts.nanos = divmod(micros, 1_000_000)
+        msg.ts.nanos *= 1000
+        values.append(prefix + msg.SerializeToString())
+    FR = m.FetchResponse
+    response = FR(
+        responses=[
+            FR.FetchableTopicResponse(
+                topic="trades",
+                partitions=[
+                    FR.PartitionData(
+                        partition_index=p,
+                        high_watermark=PER_PARTITION,
+                        last_stable_offset=PER_PARTITION,
+                        log_start_offset=0,
+                        records=_batches(values[p * PER_PARTITION : (p + 1) * PER_PARTITION]),
+                    )
+                    for p in range(N_PARTITIONS)
+                ],
+            )
+        ],
+    )
+    return {
+        "data": encode(response, version=VERSION),
+        "registry": SchemaRegistryClient(directory),
+        "class": trade,
+        "arrow_schema": workload["arrow_schema"],
+        "value_bytes": b"".join(values),
+    }
+
+
+def _protobuf_one(trade):
+    parse = trade.FromString
+
+    def one(value):
+        msg = parse(memoryview(value)[6:])
+        ts = msg.ts
+        return {
+            "id": msg.id,
+            "symbol": msg.symbol,
+            "price": msg.price,
+            "quantity": msg.quantity,
+            "side": msg.side,
+            "venue": msg.venue,
+            "fee": msg.fee,
+            "note": msg.note if msg.HasField("note") else None,
+            "ts": ts.seconds * 1_000_000 + ts.nanos // 1000,
+            "account": msg.account,
+        }
+
+    return one
+
+
+def _protobuf_peer(w, *, table: bool):
+    one = _protobuf_one(w["class"])
+
+    def run():
+        rows = _peer_rows(w, one)
+        return pa.Table.from_pylist(rows, schema=w["arrow_schema"]) if table else rows
+
+    return run
+
+
+def test_same_protobuf_table(proto_workload, workload):
+    ours = kafkawire_table(proto_workload)
+    assert ours.num_rows == N_PARTITIONS * PER_PARTITION
+    assert ours.cast(workload["arrow_schema"]).equals(kafkawire_table(workload))
+    peer = _protobuf_peer(proto_workload, table=True)()
+    assert peer.equals(ours.cast(workload["arrow_schema"]))
+
+
+@pytest.mark.parametrize(("table", "rounds"), [(True, 5), (False, 5)])
+def test_paired_protobuf_to_arrow(benchmark, proto_workload, table, rounds):
+    """kafkawire against the protobuf package's parser, alternating, on the whole million."""
+    ours = lambda: kafkawire_table(proto_workload)  # noqa: E731
+    theirs = _protobuf_peer(proto_workload, table=table)
+    ours()
+    benchmark.group = f"registry protobuf 1M: protobuf{'' if table else '-loop'}"
+    times = paired_rounds(benchmark, ours, theirs, rounds)
+    benchmark.extra_info.update(
+        suite="paired",
+        workload="protobuf-10-fields-1M",
+        pair=f"decode_values vs protobuf{'' if table else ' (loop without the table)'}",
         how="speedup",
         ours_seconds=times["ours"],
         theirs_seconds=times["theirs"],
