@@ -533,7 +533,7 @@ def _where(columns: Mapping[str, pa.Array], row: int) -> str:
 @dataclass(frozen=True)
 class ColumnWrite:
     column: str  # "key" | "value"
-    format: str  # "avro" | "json" (protobuf: not yet)
+    format: str  # "avro" | "json" | "protobuf"
     schema_id: int | None = None
     subject: str | None = None
     schema: str | None = None  # the Avro schema text given
@@ -568,22 +568,19 @@ def write_formats(opts: Options) -> RegistryWrite | None:
             for name in (f"{column}SchemaId", f"{column}Subject", f"{column}Schema"):
                 if name in opts:
                     raise OptionError(
-                        f"option {name} needs {column}Format avro or json ({column}Format is raw)"
+                        f"option {name} needs {column}Format avro, json or protobuf "
+                        f"({column}Format is raw)"
                     )
             continue
-        if fmt == "protobuf":
-            raise OptionError(
-                f"option {column}Format=protobuf: the sink encodes avro and json only (for "
-                f"now); encode protobuf yourself into a binary {column} column"
-            )
         if schema_id is not None and (subject is not None or text is not None):
             raise OptionError(f"give {column}SchemaId alone (not with {column}Subject/Schema)")
         if text is not None:
             try:
                 json.loads(text)
             except json.JSONDecodeError as exc:
-                kind = "Avro JSON" if fmt == "avro" else "a JSON Schema"
-                raise OptionError(f"option {column}Schema is not {kind}: {exc}") from None
+                if fmt != "protobuf":  # .proto text is not JSON
+                    kind = "Avro JSON" if fmt == "avro" else "a JSON Schema"
+                    raise OptionError(f"option {column}Schema is not {kind}: {exc}") from None
         columns.append(ColumnWrite(column, fmt, schema_id, subject, text))
     try:
         strategy = strategy_name(opts.get("subject.name.strategy") or "TopicNameStrategy")
@@ -595,7 +592,9 @@ def write_formats(opts: Options) -> RegistryWrite | None:
     if not columns:
         for name in REGISTRY_WRITE_OPTIONS:
             if name in opts and not name.endswith("Format"):
-                raise OptionError(f"option {name} needs valueFormat or keyFormat avro or json")
+                raise OptionError(
+                    f"option {name} needs valueFormat or keyFormat avro, json or protobuf"
+                )
         return None
     assert registry is not None
     name = (opts.get("recordName") or "topLevelRecord").strip()
@@ -630,6 +629,8 @@ def plan_write(
         avro_schema_for,
         json_schema_for,
         json_validator,
+        proto_message,
+        proto_schema_for,
         writer_schema,
     )
     from kafkawire.registry.naming import record_full_name, subject_name
@@ -646,7 +647,7 @@ def plan_write(
                 f"{c.column}Format={c.format}: column {c.column} must be a struct, not "
                 f"{spark.simpleString()}"
             )
-        kind = "AVRO" if c.format == "avro" else "JSON"
+        kind = {"avro": "AVRO", "json": "JSON", "protobuf": "PROTOBUF"}[c.format]
         try:
             if c.schema_id is not None:
                 schema = registry.schema_by_id(c.schema_id)
@@ -657,16 +658,21 @@ def plan_write(
                 elif c.format == "avro":
                     derived = avro_schema_for(arrow, name, formats.record_namespace)
                     candidate = Schema(json.dumps(derived))
+                elif c.format == "protobuf":
+                    derived = proto_schema_for(arrow, name, formats.record_namespace)
+                    candidate = Schema(derived, "PROTOBUF")
                 else:
                     namespace = formats.record_namespace
                     title = f"{namespace}.{name}" if namespace else name
                     candidate = Schema(json.dumps(json_schema_for(arrow, title)), "JSON")
                 subject = c.subject
                 if subject is None:
-                    parsed = json.loads(candidate.schema_str)
-                    if c.format == "avro":
-                        full = record_full_name(parsed)
+                    if c.format == "protobuf":  # the first message's full name
+                        full = proto_message(candidate, registry).DESCRIPTOR.full_name
+                    elif c.format == "avro":
+                        full = record_full_name(json.loads(candidate.schema_str))
                     else:  # Confluent's record name of a JSON Schema: its title
+                        parsed = json.loads(candidate.schema_str)
                         full = parsed.get("title") if isinstance(parsed, dict) else None
                     try:
                         subject = subject_name(formats.strategy, topic, full, key=c.column == "key")
@@ -684,8 +690,17 @@ def plan_write(
             # parsed: a bad schema fails here, not in every task
             if kind == "AVRO":
                 writer_schema(schema, registry)
-            else:
+            elif kind == "JSON":
                 json_validator(schema)
+            else:
+                message = proto_message(schema, registry)
+                extra = sorted(set(arrow.names) - set(message.DESCRIPTOR.fields_by_name))
+                if extra:
+                    raise OptionError(
+                        f"column {c.column} does not fit the Protobuf schema "
+                        f"{schema.schema_id}: fields {extra} are not in message "
+                        f"{message.DESCRIPTOR.full_name}"
+                    )
         except SchemaError as exc:
             raise OptionError(f"{c.column}Format={c.format}: {exc}") from exc
         except RegistryError as exc:
@@ -718,6 +733,8 @@ def _writer(registry, formats: RegistryWrite, subject: str, candidate, c: Column
 def _check_fields(arrow: pa.StructType, schema: Schema, column: str) -> None:
     """The struct's fields against a record schema's: extra fields, and schema fields
     without a default the struct lacks, refused on the driver."""
+    if schema.schema_type == "PROTOBUF":
+        return  # checked by plan_write (every Protobuf field is optional)
     parsed = json.loads(schema.schema_str)
     names = {arrow.field(k).name for k in range(arrow.num_fields)}
     if (schema.schema_type or "AVRO") == "JSON":
@@ -750,7 +767,14 @@ _PARSED: dict[tuple[RegistryConfig, Schema], Any] = {}
 
 def encode_batch(batch: pa.RecordBatch, planned: PlannedWrite) -> pa.RecordBatch:
     """The batch with its struct key / value columns encoded (registry framing)."""
-    from kafkawire.registry.encode import encode_avro, encode_json, json_validator, writer_schema
+    from kafkawire.registry.encode import (
+        encode_avro,
+        encode_json,
+        encode_protobuf,
+        json_validator,
+        proto_message,
+        writer_schema,
+    )
 
     registry = registry_client(planned.registry)
     for column, schema in planned.schemas:
@@ -760,14 +784,22 @@ def encode_batch(batch: pa.RecordBatch, planned: PlannedWrite) -> pa.RecordBatch
         key = (planned.registry, schema)
         with _CLIENTS_LOCK:
             parsed = _PARSED.get(key)
-        json_format = schema.schema_type == "JSON"
+        kind = schema.schema_type or "AVRO"
         if parsed is None:
-            parsed = json_validator(schema) if json_format else writer_schema(schema, registry)
+            if kind == "JSON":
+                parsed = json_validator(schema)
+            elif kind == "PROTOBUF":
+                parsed = proto_message(schema, registry)
+            else:
+                parsed = writer_schema(schema, registry)
             with _CLIENTS_LOCK:
                 _PARSED[key] = parsed
-        if json_format:
-            encoded = encode_json(batch.column(index), schema, validator=parsed)
+        values = batch.column(index)
+        if kind == "JSON":
+            encoded = encode_json(values, schema, validator=parsed)
+        elif kind == "PROTOBUF":
+            encoded = encode_protobuf(values, schema, registry=registry, message=parsed)
         else:
-            encoded = encode_avro(batch.column(index), schema, registry=registry, parsed=parsed)
+            encoded = encode_avro(values, schema, registry=registry, parsed=parsed)
         batch = batch.set_column(index, pa.field(column, pa.binary()), encoded)
     return batch

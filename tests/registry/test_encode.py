@@ -20,8 +20,10 @@ from kafkawire.registry.encode import (
     avro_schema_for,
     encode_avro,
     encode_json,
+    encode_protobuf,
     framing,
     json_schema_for,
+    proto_schema_for,
 )
 from kafkawire.registry.errors import SchemaError
 from kafkawire.registry.naming import record_full_name, strategy_name, subject_name
@@ -472,3 +474,83 @@ def test_json_schema_for_every_type(arrow, node):
     assert schema["properties"]["f"] == node
     with pytest.raises(SchemaError, match="string keys"):
         json_schema_for(pa.struct([("m", pa.map_(pa.int32(), pa.int32()))]))
+
+
+# ---- Protobuf -----------------------------------------------------------------------------
+
+PROTO_TYPE = pa.struct(
+    [
+        pa.field("id", pa.int64(), nullable=False),
+        ("name", pa.string()),
+        ("u", pa.uint64()),
+        ("at", pa.timestamp("us", tz="UTC")),
+        ("wait", pa.duration("us")),
+        ("day", pa.date32()),
+        ("price", pa.decimal128(10, 2)),
+        ("b", pa.binary()),
+        ("tags", pa.list_(pa.string())),
+        ("m", pa.map_(pa.string(), pa.int32())),
+        ("im", pa.map_(pa.int64(), pa.string())),
+        ("inner", pa.struct([("x", pa.float64()), ("deep", pa.struct([("z", pa.bool_())]))])),
+        ("items", pa.list_(pa.struct([("q", pa.int32())]))),
+        ("ms", pa.time32("ms")),
+    ]
+)
+
+
+def test_protobuf_round_trip_through_decode_column(files):
+    text = proto_schema_for(PROTO_TYPE, "Row", "shop.v1")
+    assert "package shop.v1;" in text and "optional uint64 u = 3;" in text
+    assert "  int64 id = 1;" in text and "repeated Items items = 13;" in text
+    schema = files.register("p-value", Schema(text, "PROTOBUF"))
+    row = {
+        "id": 1,
+        "name": "x",
+        "u": 2**64 - 1,
+        "at": dt.datetime(2024, 1, 1, 0, 0, 0, 5, UTC),
+        "wait": dt.timedelta(seconds=1, microseconds=5),
+        "day": dt.date(2024, 1, 2),
+        "price": Decimal("1.25"),
+        "b": b"\x00\x01",
+        "tags": ["a", "b"],
+        "m": [("k", 3)],
+        "im": [(5, "five")],
+        "inner": {"x": 1.5, "deep": {"z": True}},
+        "items": [{"q": 1}, {"q": None}],
+        "ms": dt.time(0, 0, 1),
+    }
+    encoded = encode_protobuf(pa.array([row, None, {"id": 2}], PROTO_TYPE), schema)
+    assert encoded[0].as_py()[:6] == framing(schema.schema_id) + b"\x00"  # message index 0
+    assert encoded[1].as_py() is None
+    decoded = decode_column(encoded, files, format="protobuf")
+    values = decoded.values.to_pylist()
+    assert values[0] == {
+        **row,
+        "day": 19724,  # days since 1970-01-01
+        "price": "1.25",
+        "ms": 1000,
+    }
+    assert values[1] is None
+    assert values[2]["id"] == 2 and values[2]["name"] is None and values[2]["tags"] == []
+
+
+def test_protobuf_refusals(files):
+    for arrow, message in [
+        (pa.list_(pa.list_(pa.int32())), "no list of lists"),
+        (pa.map_(pa.float64(), pa.int32()), "map key cannot be double"),
+        (pa.null(), "no Protobuf counterpart"),
+    ]:
+        with pytest.raises(SchemaError, match=message):
+            proto_schema_for(pa.struct([("f", arrow)]))
+    with pytest.raises(SchemaError, match="not a Protobuf identifier"):
+        proto_schema_for(pa.struct([("a-b", pa.int32())]))
+    schema = files.register(
+        "q-value", Schema(proto_schema_for(pa.struct([("n", pa.int32())])), "PROTOBUF")
+    )
+    with pytest.raises(EncodeError, match=r"fields \['extra'\] of the column are not in"):
+        encode_protobuf(
+            pa.array([{"n": 1, "extra": 2}], pa.struct([("n", pa.int32()), ("extra", pa.int32())])),
+            schema,
+        )
+    with pytest.raises(EncodeError, match=r"row 1: .*n"):
+        encode_protobuf(pa.array([{"n": 1}, {"n": 2**40}], pa.struct([("n", pa.int64())])), schema)

@@ -567,8 +567,13 @@ WRITE = {"kafka.bootstrap.servers": "localhost:9092", "topic": "t"}
     ("options", "message"),
     [
         (
-            {"valueFormat": "protobuf", "schema.registry.url": "http://r"},
-            "encodes avro and json only",
+            {
+                "valueFormat": "protobuf",
+                "schema.registry.url": "http://r",
+                "valueSchemaId": "1",
+                "valueSubject": "s",
+            },
+            "give valueSchemaId alone",
         ),
         ({"valueFormat": "avro"}, "needs the option schema.registry.url"),
         (
@@ -730,8 +735,9 @@ def test_plan_write_latest_version_and_lookup(registry):
         plan_write(opts.formats, None, {"value": struct})
 
 
-def test_sink_json(spark, broker, client, registry, sr):
+def test_sink_json_and_protobuf(spark, broker, client, registry, sr):
     from confluent_kafka.schema_registry.json_schema import JSONDeserializer
+    from confluent_kafka.schema_registry.protobuf import ProtobufDeserializer
 
     schema = StructType(
         [
@@ -792,6 +798,50 @@ def test_sink_json(spark, broker, client, registry, sr):
     ]
     back = reader(spark, broker, registry, topic, valueFormat="json").select("value")
     got = sorted((r["value"] for r in back.toArrow().to_pylist()), key=lambda v: v["id"])
+    assert got == [{**v, "attrs": list(v["attrs"].items())} for v in values]
+
+    # Protobuf: a proto3 schema derived from the struct, RecordNameStrategy's subject
+    topic = new_topic(client)
+    (
+        spark.createDataFrame([(v,) for v in values], schema)
+        .write.format("kafkawire")
+        .option("kafka.bootstrap.servers", broker.bootstrap)
+        .option("topic", topic)
+        .option("schema.registry.url", registry.url)
+        .option("valueFormat", "protobuf")
+        .option("subject.name.strategy", "RecordNameStrategy")
+        .option("recordName", "Point")
+        .option("recordNamespace", f"p{topic.replace('-', '_')}")
+        .mode("append")
+        .save()
+    )
+    full = f"p{topic.replace('-', '_')}.Point"
+    registered = SchemaRegistryClient(registry.url).latest_version(full)
+    assert registered.schema_type == "PROTOBUF" and "optional string name = 2;" in (
+        registered.schema_str
+    )
+    point = proto_class(registered.schema_str, full)
+    de = ProtobufDeserializer(point, {"use.deprecated.format": False})
+    consumer = confluent_kafka.Consumer(
+        {"bootstrap.servers": broker.bootstrap, "group.id": uuid.uuid4().hex}
+    )
+    consumer.assign([confluent_kafka.TopicPartition(topic, 0, 0)])
+    got = []
+    try:
+        while len(got) < 3:
+            msg = consumer.poll(10)
+            assert msg is not None and msg.error() is None
+            got.append(de(msg.value(), SerializationContext(topic, MessageField.VALUE)))
+    finally:
+        consumer.close()
+    got.sort(key=lambda m: m.id)
+    assert [(m.id, m.HasField("name"), m.name, list(m.tags), dict(m.attrs)) for m in got] == [
+        (v["id"], v["name"] is not None, v["name"] or "", v["tags"], v["attrs"]) for v in values
+    ]
+    assert [m.at.ToDatetime(tzinfo=UTC) for m in got] == [v["at"] for v in values]
+    back = reader(spark, broker, registry, topic, valueFormat="protobuf", valueSubject=full)
+    got = back.select("value").toArrow().to_pylist()
+    got = sorted((r["value"] for r in got), key=lambda v: v["id"])
     assert got == [{**v, "attrs": list(v["attrs"].items())} for v in values]
 
 
