@@ -117,16 +117,8 @@ def _batches(values: list[bytes]) -> bytes:
     return bytes(out)
 
 
-@pytest.fixture(scope="module")
-def workload(tmp_path_factory):
-    from confluent_kafka.schema_registry.avro import AvroDeserializer
-
-    mock = confluent_sr.SchemaRegistryClient.new_client({"url": "mock://bench-registry"})
-    schema_id = mock.register_schema("trades-value", confluent_sr.Schema(json.dumps(SCHEMA)))
-    directory = tmp_path_factory.mktemp("registry")
-    (directory / f"{schema_id}.avsc").write_text(json.dumps(SCHEMA))
-    registry = SchemaRegistryClient(directory)
-    values = _values(schema_id)
+def _fetch_response(values: list[bytes]) -> bytes:
+    """A FetchResponse of one topic whose partitions share the values in order."""
     FR = m.FetchResponse
     response = FR(
         responses=[
@@ -145,7 +137,20 @@ def workload(tmp_path_factory):
             )
         ],
     )
-    data = encode(response, version=VERSION)
+    return encode(response, version=VERSION)
+
+
+@pytest.fixture(scope="module")
+def workload(tmp_path_factory):
+    from confluent_kafka.schema_registry.avro import AvroDeserializer
+
+    mock = confluent_sr.SchemaRegistryClient.new_client({"url": "mock://bench-registry"})
+    schema_id = mock.register_schema("trades-value", confluent_sr.Schema(json.dumps(SCHEMA)))
+    directory = tmp_path_factory.mktemp("registry")
+    (directory / f"{schema_id}.avsc").write_text(json.dumps(SCHEMA))
+    registry = SchemaRegistryClient(directory)
+    values = _values(schema_id)
+    data = _fetch_response(values)
     arrow_type = pa.struct(
         [
             ("id", pa.int64()),
@@ -303,26 +308,8 @@ def proto_workload(tmp_path_factory, workload):
         msg.ts.seconds, msg.ts.nanos = divmod(micros, 1_000_000)
         msg.ts.nanos *= 1000
         values.append(prefix + msg.SerializeToString())
-    FR = m.FetchResponse
-    response = FR(
-        responses=[
-            FR.FetchableTopicResponse(
-                topic="trades",
-                partitions=[
-                    FR.PartitionData(
-                        partition_index=p,
-                        high_watermark=PER_PARTITION,
-                        last_stable_offset=PER_PARTITION,
-                        log_start_offset=0,
-                        records=_batches(values[p * PER_PARTITION : (p + 1) * PER_PARTITION]),
-                    )
-                    for p in range(N_PARTITIONS)
-                ],
-            )
-        ],
-    )
     return {
-        "data": encode(response, version=VERSION),
+        "data": _fetch_response(values),
         "registry": SchemaRegistryClient(directory),
         "class": trade,
         "arrow_schema": workload["arrow_schema"],

@@ -1,5 +1,6 @@
 /* The Avro interpreter of avro_decode.h. */
 #include "avro_decode.h"
+#include "utf8.h"
 
 #include <string.h>
 
@@ -52,54 +53,6 @@ static inline int av_length(av_ctx *cx, int32_t node, const uint8_t **pp, size_t
         return av_fail(cx, AVE_TRUNCATED, node, *pp);
     *out = (size_t)n;
     return 0;
-}
-
-/* UTF-8 as Arrow's string type requires it: no overlongs, no surrogates, <= U+10FFFF. */
-static int av_utf8_ok(const uint8_t *p, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        /* ASCII runs eight bytes at a time */
-        while (i + 8 <= n) {
-            uint64_t w;
-            memcpy(&w, p + i, 8);
-            if (w & 0x8080808080808080ULL)
-                break;
-            i += 8;
-        }
-        if (i >= n)
-            break;
-        uint8_t c = p[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t k;
-        uint32_t cp;
-        if (c >= 0xC2 && c <= 0xDF) {
-            k = 1;
-            cp = c & 0x1F;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            k = 2;
-            cp = c & 0x0F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            k = 3;
-            cp = c & 0x07;
-        } else {
-            return 0;
-        }
-        if (i + k >= n)
-            return 0;
-        for (size_t j = 1; j <= k; j++) {
-            if ((p[i + j] & 0xC0) != 0x80)
-                return 0;
-            cp = (cp << 6) | (p[i + j] & 0x3F);
-        }
-        if ((k == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-            (k == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
-            return 0;
-        i += k + 1;
-    }
-    return 1;
 }
 
 static int av_run(av_ctx *cx, int32_t ni, const uint8_t **pp);
@@ -235,7 +188,7 @@ static int av_run(av_ctx *cx, int32_t ni, const uint8_t **pp) {
     case AV_STRING:
         if (av_length(cx, ni, pp, &n) < 0)
             return -1;
-        if (nd->op == AV_STRING && nd->flags && !av_utf8_ok(*pp, n))
+        if (nd->op == AV_STRING && nd->flags && !kw_utf8_ok(*pp, n))
             return av_fail(cx, AVE_UTF8, ni, *pp);
         if (col && kw_col_binary(col, *pp, n) < 0)
             return av_fail(cx, AVE_NOMEM, ni, at);
@@ -334,7 +287,7 @@ static int av_run(av_ctx *cx, int32_t ni, const uint8_t **pp) {
                     const uint8_t *kat = *pp;
                     if (av_length(cx, ni, pp, &n) < 0)
                         return -1;
-                    if (!av_utf8_ok(*pp, n))
+                    if (!kw_utf8_ok(*pp, n))
                         return av_fail(cx, AVE_UTF8, ni, *pp);
                     if (keys && kw_col_binary(keys, *pp, n) < 0)
                         return av_fail(cx, AVE_NOMEM, ni, kat);

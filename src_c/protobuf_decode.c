@@ -1,5 +1,6 @@
 /* The Protobuf interpreter of protobuf_decode.h. */
 #include "protobuf_decode.h"
+#include "utf8.h"
 
 #include <string.h>
 
@@ -67,54 +68,6 @@ static inline int pb_length(pb_ctx *cx, const uint8_t **pp, const uint8_t *end, 
     return 0;
 }
 
-/* UTF-8 as Arrow's string type requires it: no overlongs, no surrogates, <= U+10FFFF. */
-static int pb_utf8_ok(const uint8_t *p, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        while (i + 8 <= n) {
-            uint64_t w;
-            memcpy(&w, p + i, 8);
-            if (w & 0x8080808080808080ULL)
-                break;
-            i += 8;
-        }
-        if (i >= n)
-            break;
-        uint8_t c = p[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t k;
-        uint32_t cp;
-        if (c >= 0xC2 && c <= 0xDF) {
-            k = 1;
-            cp = c & 0x1F;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            k = 2;
-            cp = c & 0x0F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            k = 3;
-            cp = c & 0x07;
-        } else {
-            return 0;
-        }
-        if (i + k >= n)
-            return 0;
-        for (size_t j = 1; j <= k; j++) {
-            if ((p[i + j] & 0xC0) != 0x80)
-                return 0;
-            cp = (cp << 6) | (p[i + j] & 0x3F);
-        }
-        if ((k == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-            (k == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
-            return 0;
-        i += k + 1;
-    }
-    return 1;
-}
-
-/* The wire type a field's values take (packed repeated scalars aside). */
 static inline uint32_t pb_wire_of(uint8_t type) {
     switch (type) {
     case PBT_DOUBLE:
@@ -273,7 +226,7 @@ static int pb_value(pb_ctx *cx, int32_t mi, int32_t fi, uint32_t wt, const uint8
         *pp += n;
         if (f->type == PBT_MESSAGE)
             return pb_message(cx, f->msg, v, v + n);
-        if (f->type == PBT_STRING && !pb_utf8_ok(v, n))
+        if (f->type == PBT_STRING && !kw_utf8_ok(v, n))
             return pb_fail(cx, PBE_UTF8, mi, fi, v);
         rc = pb_binary(col, v, n);
         break;
