@@ -21,7 +21,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from kafkawire.registry.errors import PayloadError, SchemaError
+from kafkawire.registry.errors import PayloadError, SchemaError, SchemaNotFoundError
 
 if TYPE_CHECKING:
     from kafkawire.registry.client import Schema, SchemaRegistryClient
@@ -228,17 +228,30 @@ def decode_column(
     if on_error == "raise" and frames.errors:
         row = min(frames.errors)
         raise PayloadError(f"row {row}: {frames.errors[row]}", offset=0, field="framing")
-    writers = [_fetch(registry, ref) for ref in frames.schemas]
+    keys = frames.keys.copy()
+    errors = dict(frames.errors)
+    writers = []
+    for k, ref in enumerate(frames.schemas):
+        try:
+            writers.append(_fetch(registry, ref))
+        except SchemaNotFoundError as exc:
+            # every value naming it is bad alike: null rows, by option (registry down, on
+            # the other hand, is no verdict on the values: RegistryUnavailableError goes up)
+            if on_error == "raise":
+                raise
+            writers.append(None)
+            rows = np.flatnonzero(keys == k)
+            for row in rows:
+                errors[int(row)] = str(exc)  # names the id or GUID and the registry
+            keys[rows] = -2
     if isinstance(reader_schema, int):
         reader_schema = registry.schema_by_id(reader_schema)
     if reader_schema is None:
         reader_schema = _newest(writers)
     if reader_schema is None:
-        if not errors_possible(frames):
+        if not errors_possible(frames) or (on_error == "null" and not (keys >= 0).any()):
             # nothing to decode and no schema to say the type: null rows of an empty struct
-            return Decoded(
-                pa.nulls(n, pa.struct([])), pa.nulls(n, pa.string()), pa.nulls(n, pa.int32())
-            )
+            return Decoded(pa.nulls(n, pa.struct([])), _errors(errors, n), pa.nulls(n, pa.int32()))
         wanted = _FORMATS[format] if format else "AVRO"
         raise SchemaError(
             f"no value in the column names a schema: pass reader_schema= ({wanted} expected)"
@@ -246,10 +259,8 @@ def decode_column(
     kind = reader_schema.schema_type or "AVRO"
     if format is not None and _FORMATS[format] != kind:
         raise SchemaError(f"the reader schema is {kind}, not {format}")
-    keys = frames.keys.copy()
-    errors = dict(frames.errors)
     for k, w in enumerate(writers):
-        if (w.schema_type or "AVRO") != kind:
+        if w is not None and (w.schema_type or "AVRO") != kind:
             rows = np.flatnonzero(keys == k)
             for row in rows:
                 errors[int(row)] = (
@@ -264,24 +275,24 @@ def decode_column(
         raise PayloadError(f"row {row}: {errors[row]}", field="value")
     ids = np.full(n, -1, dtype=np.int64)
     schema_id_of = np.array(
-        [w.schema_id if w.schema_id is not None else -1 for w in writers] or [-1], dtype=np.int64
+        [-1 if w is None or w.schema_id is None else w.schema_id for w in writers] or [-1],
+        dtype=np.int64,
     )
     good = keys >= 0
     for row in errors:
         good[row] = False
     ids[good] = schema_id_of[keys[good]]
-    if errors:
-        error_list = [None] * n
-        for row, text in errors.items():
-            error_list[row] = text
-        error_column = pa.array(error_list, pa.string())
-    else:
-        error_column = pa.nulls(n, pa.string())
-    return Decoded(
-        values,
-        error_column,
-        pa.array(ids, pa.int32(), mask=ids < 0),
-    )
+    return Decoded(values, _errors(errors, n), pa.array(ids, pa.int32(), mask=ids < 0))
+
+
+def _errors(errors: dict[int, str], n: int) -> pa.StringArray:
+    """The error column: each failed row's reason, null elsewhere."""
+    if not errors:
+        return pa.nulls(n, pa.string())
+    column = [None] * n
+    for row, text in errors.items():
+        column[row] = text
+    return pa.array(column, pa.string())
 
 
 def decode_view(
@@ -318,9 +329,10 @@ def _name(ref) -> str:
 
 
 def _newest(writers: list) -> Any:
-    if not writers:
+    known = [w for w in writers if w is not None]
+    if not known:
         return None
-    return max(writers, key=lambda s: -1 if s.schema_id is None else s.schema_id)
+    return max(known, key=lambda s: -1 if s.schema_id is None else s.schema_id)
 
 
 def _decoder(kind: str):

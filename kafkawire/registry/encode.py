@@ -47,15 +47,16 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from kafkawire.errors import KafkawireError
+from kafkawire import errors
 from kafkawire.registry.errors import SchemaError
 
 if TYPE_CHECKING:
     from kafkawire.registry.client import Schema, SchemaRegistryClient
 
 
-class EncodeError(KafkawireError, ValueError):
-    """A row that does not fit the schema it is written with."""
+class EncodeError(errors.EncodeError):
+    """A row that does not fit the schema it is written with (kafkawire's EncodeError, with
+    the row and the field)."""
 
     def __init__(self, message: str, *, row: int | None = None, field: str | None = None):
         self.row = row

@@ -37,7 +37,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from kafkawire.registry.errors import PayloadError, RegistryError, SchemaError
 from kafkawire.spark._options import (
@@ -480,44 +479,19 @@ def decode_batch(
 
 
 def _decode(column: pa.Array, registry: SchemaRegistryClient, headers, p: PlannedColumn):
-    """decode_column, bad values null; values naming a schema the registry does not have
-    are bad values too (decode_column fails the whole column for them)."""
-    from kafkawire.registry.decode import Decoded, decode_column, frame
-    from kafkawire.registry.errors import SchemaNotFoundError
+    """decode_column with bad values (and values naming a schema the registry does not have)
+    null, each with its reason."""
+    from kafkawire.registry.decode import decode_column
 
-    c = p.read
-    key = c.column == "key"
-
-    def decode(values: pa.Array) -> Decoded:
-        return decode_column(
-            values,
-            registry,
-            headers=headers,
-            key=key,
-            reader_schema=p.reader,
-            format=c.format,
-            on_error="null",
-        )
-
-    try:
-        return decode(column)
-    except SchemaNotFoundError as exc:
-        first = exc
-    frames = frame(column, headers, key=key)
-    missing: dict[int, str] = {}
-    for k, (kind, ref) in enumerate(frames.schemas):
-        try:
-            registry.schema_by_id(ref) if kind == "id" else registry.schema_by_guid(ref)
-        except SchemaNotFoundError as exc:
-            missing[k] = f"schema {kind} {ref} is not in the schema registry: {exc}"
-    if not missing:  # pragma: no cover - not a missing writer schema after all
-        raise first
-    unknown = np.isin(frames.keys, list(missing))
-    decoded = decode(pc.if_else(pa.array(unknown), pa.scalar(None, column.type), column))
-    errors = decoded.errors.to_pylist()
-    for row in np.flatnonzero(unknown).tolist():
-        errors[row] = missing[int(frames.keys[row])]
-    return Decoded(decoded.values, pa.array(errors, pa.string()), decoded.schema_ids)
+    return decode_column(
+        column,
+        registry,
+        headers=headers,
+        key=p.read.column == "key",
+        reader_schema=p.reader,
+        format=p.read.format,
+        on_error="null",
+    )
 
 
 def _where(columns: Mapping[str, pa.Array], row: int) -> str:

@@ -718,3 +718,16 @@ def test_random_bytes_never_crash(files):
     errors = decoded.errors.to_pylist()
     assert all(ok == (err is None) for ok, err in zip(valid, errors, strict=True))
     assert 0 < sum(valid) < 3000
+
+
+def test_unknown_schema_id_is_a_row_error_by_option(files):
+    sid = files("long")
+    column = pa.array([frame(sid, b"\x02"), frame(4242, b"\x02"), None])
+    decoded = decode_column(column, files.client, on_error="null")
+    assert decoded.values.to_pylist() == [{"value": 1}, None, None]
+    assert "schema id 4242 not found" in decoded.errors[1].as_py()
+    assert decoded.schema_ids.to_pylist() == [sid, None, None]
+    with pytest.raises(SchemaNotFoundError):
+        decode_column(column, files.client)
+    only_unknown = decode_column(pa.array([frame(4242, b"\x02")]), files.client, on_error="null")
+    assert only_unknown.values.null_count == 1 and only_unknown.error_count == 1

@@ -375,7 +375,7 @@ def test_bad_values_null_or_raise(spark, broker, client, registry, sr):
     assert errors[0] is None and errors[3] is None and errors[4] is None
     assert "magic byte" in errors[1]
     assert errors[2]  # the payload ends inside a field
-    assert "schema id 1000000 is not in the schema registry" in errors[5]
+    assert "schema id 1000000 not found in schema registry" in errors[5]
     with pytest.raises(Exception, match=rf"{topic}-0 offset 1.*valueErrors=null"):
         reader(spark, broker, registry, topic, valueFormat="avro").collect()
 
