@@ -534,6 +534,9 @@ def decode_frames(registry: Any, reader: Any, writers: list, frames: Any, keys: 
     if len(rows):
         keysets: dict[str, set] = {}
         if _has_map(target):
+            # the key discovery reads keys as Arrow field names: rows that are not UTF-8 out
+            # first (the typed parse below checks them too, for the rows without maps)
+            rows = reader_.drop_not_utf8(rows, failed)
             discover = _parse_type(target, None, "")
             refused: list[int] = []
             for table in reader_.infer(rows, discover, refused):
@@ -690,6 +693,14 @@ class _Reader:
             except errors:
                 refused.extend(piece.tolist())
         return tables
+
+    def drop_not_utf8(self, rows: np.ndarray, failed: dict[int, str]) -> np.ndarray:
+        """``rows`` without those whose payload is not UTF-8 (each failed with its reason)."""
+        buf, line_starts, _longest = self.buffer(rows)
+        broken = _not_utf8(buf, line_starts)
+        for i in broken:
+            failed[int(rows[i])] = self.diagnose(int(rows[i]), None)
+        return np.delete(rows, broken) if broken else rows
 
     def read(self, rows, ptype, behavior, failed) -> list[tuple[np.ndarray, pa.Table]]:
         """[(rows, their table)] for the rows that parse; the others go to ``failed``."""

@@ -56,18 +56,12 @@ def test_an_empty_string_or_bytes_as_the_first_value_of_a_column():
         assert value.to_pylist() == want, schema
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=UnicodeDecodeError,
-    reason="open: json_schema._collect_keys reads map keys from Arrow's inferred field names "
-    "before the payloads' UTF-8 is checked (pyarrow's Field.name raises UnicodeDecodeError)",
-)
 def test_a_json_map_key_that_is_not_utf8_is_an_error_row():
     # Fuzz input (registry_json): b"\x00\x00\x00" + b'{"attrs": {"\xff": 1}}' (schema id 21's
-    # attrs is a map). Arrow's JSON reader does not check UTF-8; the rows that are not UTF-8
-    # are set aside before the typed parse, but the parse that discovers a map's keys runs
-    # before that, and its field name b"\xff" escaped decode_column as UnicodeDecodeError
-    # (the whole column, with on_error="null" too).
+    # attrs is a map). Arrow's JSON reader does not check UTF-8, and the parse that discovers
+    # a map's keys (as Arrow field names) ran before the rows that are not UTF-8 were set
+    # aside: b"\xff" escaped decode_column as UnicodeDecodeError (the whole column, with
+    # on_error="null" too).
     schema = {
         "type": "object",
         "properties": {"m": {"type": "object", "additionalProperties": {"type": "integer"}}},
