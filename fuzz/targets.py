@@ -640,29 +640,21 @@ message Rich {
         values, refs, headers, reader, raise_too, key, format_ = registry_inputs(fmt, data)
         column = pa.array(values, pa.binary())
         kw = {"headers": headers, "key": key, "reader_schema": reader, "format": format_}
-        named = [r for r in _framing(values, headers, key) if r is not None]
-        unknown = any(r not in REGISTRY.by_id and r not in REGISTRY.by_guid for r in named)
+        framing = _framing(values, headers, key)
+        by_ref = {**REGISTRY.by_id, **REGISTRY.by_guid}
+        # the rows naming a schema the registry does not have: error rows with "null"
+        unknown = {i for i, r in enumerate(framing) if r is not None and r not in by_ref}
         try:
             decoded = registry_decode.decode_column(column, REGISTRY, on_error="null", **kw)
-        except SchemaNotFoundError:
-            assert unknown
-            return
         except SchemaError as exc:
-            # no reader schema: none given, and no value framed well enough to name one
-            if reader is None and not named:
-                assert "no value in the column names a schema" in str(exc)
-                return
-            # format= given and the reader (the newest schema named) of another format
-            schemas = [
-                REGISTRY.by_id[r] if isinstance(r, int) else REGISTRY.by_guid[r] for r in named
-            ]
-            newest = max(schemas, key=lambda s: s.schema_id) if reader is None else None
-            if format_ is not None and newest is not None:
-                assert newest.schema_type != REGISTRY_FORMAT_TYPE[fmt]
-                assert "the reader schema is" in str(exc)
+            # format= given and the reader (the newest schema found) of another format
+            found = [by_ref[r] for r in framing if r in by_ref]
+            if format_ is not None and reader is None and found:
+                newest = max(found, key=lambda s: s.schema_id)
+                assert newest.schema_type != REGISTRY_FORMAT_TYPE[fmt], exc
+                assert "the reader schema is" in str(exc), exc
                 return
             raise
-        assert not unknown
         n = len(values)
         assert len(decoded.values) == len(decoded.errors) == len(decoded.schema_ids) == n
         decoded.values.validate(full=True)
@@ -671,6 +663,8 @@ message Rich {
         errors = decoded.errors.to_pylist()
         ids = decoded.schema_ids.to_pylist()
         validity = decoded.values.is_valid().to_pylist()
+        for i in unknown:
+            assert errors[i] is not None and "not found" in errors[i], (i, errors[i])
         for i in range(n):
             valid = validity[i]
             if values[i] is None:
@@ -686,6 +680,8 @@ message Rich {
                 again = registry_decode.decode_column(column, REGISTRY, on_error="raise", **kw)
             except PayloadError:
                 assert any(e is not None for e in errors)
+            except SchemaNotFoundError:
+                assert unknown
             else:
                 assert all(e is None for e in errors)
                 assert len(again.values) == n
