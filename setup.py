@@ -55,6 +55,7 @@ C_SOURCES = {
     "kafkawire.protocol._codec": [],
     "kafkawire.client._accumulate": [],
     "kafkawire.registry._avro": ["avro_decode.c"],
+    "kafkawire.registry._avro_encode": ["avro_encode.c"],
     "kafkawire.registry._protobuf": ["protobuf_decode.c"],
 }
 c_headers = sorted(str(p.relative_to(HERE)) for p in (HERE / "src_c").rglob("*.h"))

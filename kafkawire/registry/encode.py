@@ -232,6 +232,9 @@ def encode_avro(
     else:
         _check_fields(struct_array.type, parsed)
     column = _plain(column)
+    compiled = _encode_compiled(column, struct_array, parsed, named, prefix, is_record)
+    if compiled is not None:
+        return compiled
     convert = _converter(column.type, parsed, named)
     # rows are validated unless the column's type cannot hold a value the schema refuses
     # that fastavro's writer would write anyway (an int past 32 bits for an Avro int...)
@@ -264,6 +267,53 @@ def encode_avro(
             raise EncodeError(f"row {i}: {exc}", row=i) from exc
         out.append(prefix + buffer.getvalue())
     return pa.array(out, pa.binary())
+
+
+def _encode_compiled(
+    column: pa.Array, rows: pa.Array, parsed: Any, named: dict, prefix: bytes, is_record: bool
+) -> pa.BinaryArray | None:
+    """The column written by the compiled encoder (kafkawire.registry._avro_encode), or None
+    when it does not take the (schema, type) pair or a row fails: fastavro's path then
+    writes the column (and names a failing row as it always has)."""
+    try:
+        from kafkawire.registry import _avro_encode
+    except ImportError:  # pragma: no cover - a build without the extension
+        return None
+    try:
+        program = _avro_encode.Program(column, parsed, named, rows)
+    except _avro_encode.Unsupported:
+        return None
+    out, failed = program.encode(prefix, len(rows))
+    if failed is None:
+        return out
+    row, field, text, _code = failed
+    # fastavro's path raises for the same row with the same message as ever; should it
+    # accept the row, the compiled path's reason is raised
+    _encode_fallback_row(column, rows, row, parsed, named, is_record)
+    what = f"field {field}" if field else "the value"
+    raise EncodeError(f"row {row}: {what}: {text}", row=row, field=field or None)
+
+
+def _encode_fallback_row(
+    column: pa.Array, rows: pa.Array, row: int, parsed: Any, named: dict, is_record: bool
+) -> None:
+    """Raises fastavro's path's EncodeError for ``row`` (if it has one)."""
+    from fastavro import schemaless_writer
+
+    if not rows[row].is_valid:
+        return
+    value = column[row].as_py()
+    convert = _converter(column.type, parsed, named)
+    if convert is not None:
+        value = convert(value)
+    from fastavro.validation import validate
+
+    if not validate(value, parsed, raise_errors=False, strict=is_record):
+        _raise_for(row, value, parsed, is_record)
+    try:
+        schemaless_writer(io.BytesIO(), parsed, value, strict_allow_default=is_record)
+    except Exception as exc:
+        raise EncodeError(f"row {row}: {exc}", row=row) from exc
 
 
 _SAFE_LEAVES = {
