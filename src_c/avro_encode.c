@@ -6,27 +6,8 @@
 
 #define KWE_INLINE static inline __attribute__((always_inline))
 
-static __attribute__((noinline)) int buf_grow(kw_avroe_buf *b, size_t need) {
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < need)
-        cap *= 2;
-    uint8_t *p = (uint8_t *)realloc(b->p, cap);
-    if (!p)
-        return -1;
-    b->p = p;
-    b->cap = cap;
-    return 0;
-}
-
-KWE_INLINE int reserve(kw_avroe_buf *b, size_t extra) {
-    size_t need = b->len + extra;
-    if (__builtin_expect(need <= b->cap, 1))
-        return 0;
-    return buf_grow(b, need);
-}
-
 KWE_INLINE int put_long(kw_avroe_buf *b, int64_t v) {
-    if (reserve(b, 10) < 0)
+    if (kw_buf_reserve(b, 10) < 0)
         return -1;
     uint64_t z = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
     uint8_t *p = b->p + b->len;
@@ -40,7 +21,7 @@ KWE_INLINE int put_long(kw_avroe_buf *b, int64_t v) {
 }
 
 KWE_INLINE int put_bytes(kw_avroe_buf *b, const uint8_t *src, size_t n) {
-    if (reserve(b, n) < 0)
+    if (kw_buf_reserve(b, n) < 0)
         return -1;
     if (n)
         memcpy(b->p + b->len, src, n);
@@ -88,13 +69,13 @@ static int encode(ctx *c, int32_t id, int64_t index) {
     if (n->validity && !bit((const uint8_t *)(uintptr_t)n->validity, i)) {
         if (!(n->flags & KWE_NULLABLE))
             return fail(c, KWE_ERR_NULL, id);
-        if (reserve(out, 1) < 0)
+        if (kw_buf_reserve(out, 1) < 0)
             return fail(c, KWE_ERR_NOMEM, id);
         out->p[out->len++] = (uint8_t)n->null_branch;
         return 0;
     }
     if (n->flags & KWE_NULLABLE) {
-        if (reserve(out, 1) < 0)
+        if (kw_buf_reserve(out, 1) < 0)
             return fail(c, KWE_ERR_NOMEM, id);
         out->p[out->len++] = (uint8_t)n->value_branch;
     }
@@ -105,7 +86,7 @@ static int encode(ctx *c, int32_t id, int64_t index) {
     case KWE_NULL:
         break;
     case KWE_BOOL:
-        if (reserve(out, 1) < 0)
+        if (kw_buf_reserve(out, 1) < 0)
             return fail(c, KWE_ERR_NOMEM, id);
         out->p[out->len++] = (uint8_t)bit(values, i);
         break;

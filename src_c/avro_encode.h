@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arrow_columns.h"
+
 enum kw_avroe_op {
     KWE_NULL = 0,     /* Avro null: writes nothing */
     KWE_BOOL = 1,     /* values: bitmap */
@@ -64,10 +66,8 @@ typedef struct {
     int64_t row;
 } kw_avroe_error;
 
-typedef struct {
-    uint8_t *p;
-    size_t len, cap;
-} kw_avroe_buf;
+/* the output: arrow_columns.h's growable buffer */
+typedef kw_buf kw_avroe_buf;
 
 /* Rows [0, nrows): a row whose bit in row_validity (at row_offset) is 0 is null (its offset
  * repeats); the others are prefix + the encoding of the root node at that row. offsets gets
