@@ -448,13 +448,13 @@ def _cast(column: pa.Array, target: pa.DataType) -> pa.Array:
     if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
         if pa.types.is_fixed_size_list(t) or pa.types.is_large_list(t):
             column = column.cast(pa.list_(t.value_field))
-        offsets, values = _list_parts(column)
+        offsets, values = list_parts(column)
         values = _cast(values, target.value_type)
         return pa.ListArray.from_arrays(
             offsets, values, type=target, mask=column.is_null() if column.null_count else None
         )
     if pa.types.is_map(t):
-        offsets, entries = _list_parts(column)
+        offsets, entries = list_parts(column)
         keys = _cast(entries.field(0), target.key_type)
         items = _cast(entries.field(1), target.item_type)
         return pa.MapArray.from_arrays(
@@ -467,7 +467,7 @@ def _cast(column: pa.Array, target: pa.DataType) -> pa.Array:
     return column.cast(target, safe=False)
 
 
-def _list_parts(column: pa.Array) -> tuple[pa.Array, pa.Array]:
+def list_parts(column: pa.Array) -> tuple[pa.Array, pa.Array]:
     """(offsets from 0, the values they index) of a list or map array, sliced or not."""
     offsets = column.offsets
     start, end = offsets[0].as_py(), offsets[-1].as_py()

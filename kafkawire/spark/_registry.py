@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyarrow as pa
 
+from kafkawire.registry.encode import list_parts
 from kafkawire.registry.errors import PayloadError, RegistryError, SchemaError
 from kafkawire.spark._options import (
     REGISTRY_PREFIX,
@@ -419,16 +420,6 @@ def to_spark_arrow(column: pa.Array, target: pa.DataType) -> pa.Array:
     if pa.types.is_time32(t) or pa.types.is_time64(t):
         return column.view(pa.int32() if pa.types.is_time32(t) else pa.int64())
     return column.cast(target, safe=False)
-
-
-def list_parts(column: pa.Array) -> tuple[pa.Array, pa.Array]:
-    """(offsets from 0, the values they index) of a list or map array, sliced or not."""
-    offsets = column.offsets
-    start, end = offsets[0].as_py(), offsets[-1].as_py()
-    values = column.values.slice(start, end - start)
-    if start:
-        offsets = pa.array(offsets.to_numpy() - start, offsets.type)
-    return offsets, values
 
 
 def _interval_struct(column: pa.Array) -> pa.StructArray:
