@@ -39,6 +39,7 @@ typedef struct {
     int32_t width;       /* KWC_FIXED: bytes per row */
     int64_t length;      /* rows */
     int64_t null_count;
+    int bitmap;          /* validity is kept: from the first null on (before, all valid) */
     kw_buf validity;     /* bitmap, one bit a row (1 = valid) */
     kw_buf values;
     kw_buf data;
@@ -79,9 +80,31 @@ static inline void kw_buf_free(kw_buf *b) {
     b->len = b->cap = 0;
 }
 
-/* Sets row `col->length`'s validity bit and counts the row. */
+/* The validity bitmap of a column that has had no null: a 1 for each row so far. */
+static __attribute__((noinline)) int kw_col_bitmap_start(kw_col *col) {
+    size_t bytes = (size_t)((col->length + 7) >> 3);
+    if (kw_buf_reserve(&col->validity, bytes + 1) < 0)
+        return -1;
+    memset(col->validity.p, 0xFF, bytes);
+    if (col->length & 7)
+        col->validity.p[bytes - 1] = (uint8_t)((1u << (col->length & 7)) - 1);
+    col->validity.len = bytes;
+    col->bitmap = 1;
+    return 0;
+}
+
+/* Counts row `col->length`, valid or null (a column without nulls keeps no bitmap: most
+ * columns, and one store a value saved). */
 KW_COL_INLINE int kw_col_bit(kw_col *col, int valid) {
     int64_t row = col->length;
+    if (__builtin_expect(!col->bitmap, 1)) {
+        if (valid) {
+            col->length = row + 1;
+            return 0;
+        }
+        if (kw_col_bitmap_start(col) < 0)
+            return -1;
+    }
     if ((row & 7) == 0) {
         if (kw_buf_reserve(&col->validity, 1) < 0)
             return -1;
@@ -183,11 +206,35 @@ KW_COL_INLINE int kw_col_bool(kw_col *col, int v) {
     return kw_col_bit(col, 1);
 }
 
+/* Copies n bytes; values of a few bytes (names, codes, symbols: most strings in records)
+ * without a call to memcpy. */
+KW_COL_INLINE void kw_copy(uint8_t *dst, const uint8_t *src, size_t n) {
+    if (n >= 8 && n <= 16) { /* two overlapping 8-byte moves */
+        uint64_t a, b;
+        memcpy(&a, src, 8);
+        memcpy(&b, src + n - 8, 8);
+        memcpy(dst, &a, 8);
+        memcpy(dst + n - 8, &b, 8);
+    } else if (n >= 4 && n < 8) {
+        uint32_t a, b;
+        memcpy(&a, src, 4);
+        memcpy(&b, src + n - 4, 4);
+        memcpy(dst, &a, 4);
+        memcpy(dst + n - 4, &b, 4);
+    } else if (n < 4) {
+        for (size_t i = 0; i < n; i++)
+            dst[i] = src[i];
+    } else {
+        memcpy(dst, src, n);
+    }
+}
+
 KW_COL_INLINE int kw_col_binary(kw_col *col, const uint8_t *p, size_t n) {
     if (kw_buf_reserve(&col->data, n) < 0)
         return -1;
-    if (n) /* an empty first value: data.p is still NULL, and memcpy(NULL, ., 0) is UB */
-        memcpy(col->data.p + col->data.len, p, n);
+    /* (an empty first value: data.p is still NULL, and memcpy(NULL, ., 0) is UB; kw_copy
+     * moves nothing then) */
+    kw_copy(col->data.p + col->data.len, p, n);
     col->data.len += n;
     if (kw_col_push_offset(col, (int64_t)col->data.len) < 0)
         return -1;
@@ -237,6 +284,30 @@ static int kw_col_null(kw_col *table, int32_t i) {
     return kw_col_bit(col, 0);
 }
 
+/* Room for `rows` more rows in column i and, for a struct, its children (a list's elements
+ * are not counted: their number is not known), so that a decode of known row count grows no
+ * buffer but the variable data. */
+static inline int kw_cols_reserve(kw_col *table, int32_t i, int64_t rows) {
+    kw_col *col = &table[i];
+    size_t bits = (size_t)((col->length + rows + 7) >> 3) + 1;
+    switch (col->kind) {
+    case KWC_BOOL:
+        return kw_buf_reserve(&col->values, bits - col->values.len);
+    case KWC_FIXED:
+        return kw_buf_reserve(&col->values, (size_t)rows * (size_t)col->width);
+    case KWC_BINARY:
+    case KWC_LIST:
+        return kw_buf_reserve(&col->values, (size_t)rows * 4);
+    case KWC_STRUCT:
+        for (int32_t c = 0; c < col->nchildren; c++)
+            if (kw_cols_reserve(table, col->child0 + c, rows) < 0)
+                return -1;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
 static inline void kw_cols_mark(const kw_col *table, int32_t n, kw_col_mark *marks) {
     for (int32_t i = 0; i < n; i++) {
         marks[i].length = table[i].length;
@@ -259,9 +330,11 @@ static inline void kw_cols_rollback(kw_col *table, int32_t n, const kw_col_mark 
         if (col->kind == KWC_NULL) /* no buffers: null rows are counted only */
             continue;
         size_t bytes = (size_t)((len + 7) >> 3);
-        col->validity.len = bytes;
-        if (len & 7)
-            col->validity.p[bytes - 1] &= (uint8_t)((1u << (len & 7)) - 1);
+        if (col->bitmap) {
+            col->validity.len = bytes;
+            if (len & 7)
+                col->validity.p[bytes - 1] &= (uint8_t)((1u << (len & 7)) - 1);
+        }
         if (col->kind == KWC_BOOL) {
             col->values.len = bytes;
             if (len & 7)

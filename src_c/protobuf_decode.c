@@ -43,10 +43,18 @@ static int pb_fail(pb_ctx *cx, int code, int32_t msg, int32_t field, const uint8
 static inline int pb_varint(pb_ctx *cx, const uint8_t **pp, const uint8_t *end, uint64_t *out,
                             int32_t msg, int32_t field) {
     const uint8_t *p = *pp;
-    if (p < end && !(*p & 0x80)) {
-        *out = *p;
-        *pp = p + 1;
-        return 0;
+    if (__builtin_expect(end - p >= 10, 1)) { /* no bounds check per byte */
+        uint64_t v = 0;
+        for (int i = 0; i < 10; i++) {
+            uint64_t b = p[i];
+            v |= (b & 0x7F) << (7 * i);
+            if (b < 0x80) {
+                *out = v;
+                *pp = p + i + 1;
+                return 0;
+            }
+        }
+        return pb_fail(cx, PBE_VARINT, msg, field, p);
     }
     int n = kw_uvarint64(p, end, out);
     if (n == 0)
@@ -109,9 +117,11 @@ static void pb_col_pop(kw_col *col) {
     default:
         break;
     }
-    col->validity.p[row >> 3] &= keep;
-    if ((row & 7) == 0)
-        col->validity.len--;
+    if (col->bitmap) {
+        col->validity.p[row >> 3] &= keep;
+        if ((row & 7) == 0)
+            col->validity.len--;
+    }
     col->length = row;
 }
 
@@ -161,76 +171,89 @@ static int pb_enum(pb_ctx *cx, const kw_pb_field *f, kw_col *col, int32_t v) {
     return pb_binary(col, (const uint8_t *)buf, (size_t)k);
 }
 
-/* One value of field `fi` of wire type `wt` (the caller checked it), appended to its column. */
-static int pb_value(pb_ctx *cx, int32_t mi, int32_t fi, uint32_t wt, const uint8_t **pp,
-                    const uint8_t *end) {
+/* One value of field `fi` (its wire type checked by the caller), appended to its column. */
+static inline __attribute__((always_inline)) int pb_value(pb_ctx *cx, int32_t mi, int32_t fi,
+                                                          const uint8_t **pp,
+                                                          const uint8_t *end) {
     const kw_pb_field *f = &cx->prog->fields[fi];
     kw_col *col = &cx->table[f->elem];
     const uint8_t *at = *pp;
-    int rc = 0;
-    switch (wt) {
-    case 0: {
-        uint64_t v;
+    uint64_t v;
+    size_t n;
+    int rc;
+    switch (cx->prog->ops[fi] & ~PBO_SLOW) {
+    case PBO_INT64:
         if (pb_varint(cx, pp, end, &v, mi, fi) < 0)
             return -1;
-        switch (f->type) {
-        case PBT_INT32:
-        case PBT_UINT32:
-            rc = kw_col_i32(col, (int32_t)(uint32_t)v);
-            break;
-        case PBT_SINT32: {
-            uint32_t u = (uint32_t)v;
-            rc = kw_col_i32(col, (int32_t)(u >> 1) ^ -(int32_t)(u & 1));
-            break;
-        }
-        case PBT_SINT64:
-            rc = kw_col_i64(col, kw_unzigzag64(v));
-            break;
-        case PBT_BOOL:
-            rc = kw_col_bool(col, v != 0);
-            break;
-        case PBT_ENUM:
-            rc = pb_enum(cx, f, col, (int32_t)(uint32_t)v);
-            break;
-        default: /* int64, uint64 */
-            rc = kw_col_i64(col, (int64_t)v);
-            break;
-        }
+        rc = kw_col_i64(col, (int64_t)v);
+        break;
+    case PBO_INT32:
+        if (pb_varint(cx, pp, end, &v, mi, fi) < 0)
+            return -1;
+        rc = kw_col_i32(col, (int32_t)(uint32_t)v);
+        break;
+    case PBO_SINT32: {
+        if (pb_varint(cx, pp, end, &v, mi, fi) < 0)
+            return -1;
+        uint32_t u = (uint32_t)v;
+        rc = kw_col_i32(col, (int32_t)(u >> 1) ^ -(int32_t)(u & 1));
         break;
     }
-    case 1: {
-        if (end - *pp < 8)
+    case PBO_SINT64:
+        if (pb_varint(cx, pp, end, &v, mi, fi) < 0)
+            return -1;
+        rc = kw_col_i64(col, kw_unzigzag64(v));
+        break;
+    case PBO_BOOL:
+        if (pb_varint(cx, pp, end, &v, mi, fi) < 0)
+            return -1;
+        rc = kw_col_bool(col, v != 0);
+        break;
+    case PBO_ENUM:
+        if (pb_varint(cx, pp, end, &v, mi, fi) < 0)
+            return -1;
+        rc = pb_enum(cx, f, col, (int32_t)(uint32_t)v);
+        break;
+    case PBO_FIXED64: {
+        if (end - at < 8)
             return pb_fail(cx, PBE_TRUNCATED, mi, fi, at);
-        uint8_t *slot = kw_col_fixed_slot(col); /* double, fixed64, sfixed64: 8 bytes LE */
+        uint8_t *slot = kw_col_fixed_slot(col);
         if (!slot)
             return pb_fail(cx, PBE_NOMEM, mi, fi, at);
-        memcpy(slot, *pp, 8);
-        *pp += 8;
+        memcpy(slot, at, 8);
+        *pp = at + 8;
         return 0;
     }
-    case 5: {
-        if (end - *pp < 4)
+    case PBO_FIXED32: {
+        if (end - at < 4)
             return pb_fail(cx, PBE_TRUNCATED, mi, fi, at);
-        uint8_t *slot = kw_col_fixed_slot(col); /* float, fixed32, sfixed32: 4 bytes LE */
+        uint8_t *slot = kw_col_fixed_slot(col);
         if (!slot)
             return pb_fail(cx, PBE_NOMEM, mi, fi, at);
-        memcpy(slot, *pp, 4);
-        *pp += 4;
+        memcpy(slot, at, 4);
+        *pp = at + 4;
         return 0;
     }
-    default: { /* 2 */
-        size_t n;
+    case PBO_STRING:
+    case PBO_BYTES: {
         if (pb_length(cx, pp, end, &n, mi, fi) < 0)
             return -1;
-        const uint8_t *v = *pp;
-        *pp += n;
-        if (f->type == PBT_MESSAGE)
-            return pb_message(cx, f->msg, v, v + n);
-        if (f->type == PBT_STRING && !kw_utf8_ok(v, n))
-            return pb_fail(cx, PBE_UTF8, mi, fi, v);
-        rc = pb_binary(col, v, n);
+        const uint8_t *s = *pp;
+        *pp = s + n;
+        if ((cx->prog->ops[fi] & ~PBO_SLOW) == PBO_STRING && !kw_utf8_ok(s, n))
+            return pb_fail(cx, PBE_UTF8, mi, fi, s);
+        rc = pb_binary(col, s, n);
         break;
     }
+    case PBO_MESSAGE: {
+        if (pb_length(cx, pp, end, &n, mi, fi) < 0)
+            return -1;
+        const uint8_t *s = *pp;
+        *pp = s + n;
+        return pb_message(cx, f->msg, s, s + n);
+    }
+    default: /* groups: compiled programs have none, the wire may */
+        return pb_fail(cx, PBE_GROUP, mi, fi, at);
     }
     return rc < 0 ? pb_fail(cx, PBE_NOMEM, mi, fi, at) : 0;
 }
@@ -313,9 +336,17 @@ static inline int32_t pb_lookup(const kw_pb_program *prog, const kw_pb_message *
     return lo < m->count && fs[lo].number == number ? lo : -1;
 }
 
-/* A field's value (k: the field's place in its message, base: the message's seen marks). */
-static int pb_field(pb_ctx *cx, int32_t mi, int32_t k, size_t base, uint32_t wt,
-                    const uint8_t **pp, const uint8_t *end, const uint8_t *at) {
+/* A message's seen bits (a pointer to reload after a nested message: it may move the
+ * scratch); field k's bit is bit k % 64 of word k / 64. */
+#define PB_SEEN(cx, base) ((cx)->scratch->seen + (base))
+#define PB_BIT(k) (1ULL << ((k) & 63))
+
+/* A field's value, the general way: packed repeated scalars, wire types that do not fit,
+ * repeated fields, oneof members, a singular field seen before (k: the field's place in its
+ * message, base: the message's seen bits). */
+static __attribute__((noinline)) int pb_field(pb_ctx *cx, int32_t mi, int32_t k, size_t base,
+                                              uint32_t wt, const uint8_t **pp,
+                                              const uint8_t *end, const uint8_t *at) {
     const kw_pb_message *m = &cx->prog->msgs[mi];
     int32_t fi = m->first + k;
     const kw_pb_field *f = &cx->prog->fields[fi];
@@ -331,18 +362,19 @@ static int pb_field(pb_ctx *cx, int32_t mi, int32_t k, size_t base, uint32_t wt,
                 return -1;
             const uint8_t *q = *pp, *qend = q + n;
             while (q < qend)
-                if (pb_value(cx, mi, fi, want, &q, qend) < 0)
+                if (pb_value(cx, mi, fi, &q, qend) < 0)
                     return -1;
             *pp = qend;
             return 0;
         }
         if (wt != want)
             return pb_fail(cx, PBE_WIRE_TYPE, mi, fi, at);
-        return pb_value(cx, mi, fi, wt, pp, end);
+        return pb_value(cx, mi, fi, pp, end);
     }
     if (wt != want)
         return pb_fail(cx, PBE_WIRE_TYPE, mi, fi, at);
-    if (cx->scratch->seen[base + (size_t)k]) {
+    uint64_t *seen = PB_SEEN(cx, base);
+    if (seen[k >> 6] & PB_BIT(k)) {
         /* last one wins: take back the value appended for this row */
         kw_col *col = &cx->table[f->elem];
         if (!pb_is_leaf(col))
@@ -352,18 +384,18 @@ static int pb_field(pb_ctx *cx, int32_t mi, int32_t k, size_t base, uint32_t wt,
         /* a oneof holds one member: the one set before is cleared */
         for (int32_t j = 0; j < m->count; j++) {
             const kw_pb_field *g = &cx->prog->fields[m->first + j];
-            if (j == k || g->oneof != f->oneof || !cx->scratch->seen[base + (size_t)j])
+            if (j == k || g->oneof != f->oneof || !(seen[j >> 6] & PB_BIT(j)))
                 continue;
             kw_col *gcol = &cx->table[g->elem];
             if (!pb_is_leaf(gcol))
                 return pb_fail(cx, PBE_ONEOF, mi, fi, at);
             pb_col_pop(gcol);
-            cx->scratch->seen[base + (size_t)j] = 0;
+            seen[j >> 6] &= ~PB_BIT(j);
         }
     }
-    if (pb_value(cx, mi, fi, wt, pp, end) < 0)
+    if (pb_value(cx, mi, fi, pp, end) < 0)
         return -1;
-    cx->scratch->seen[base + (size_t)k] = 1;
+    PB_SEEN(cx, base)[k >> 6] |= PB_BIT(k);
     return 0;
 }
 
@@ -412,8 +444,40 @@ static int pb_time(pb_ctx *cx, int32_t mi, const uint8_t *p, const uint8_t *end)
     return 0;
 }
 
-static int pb_message(pb_ctx *cx, int32_t mi, const uint8_t *p, const uint8_t *end) {
+/* The end of a message: for each field not seen (a repeated one never is), its list closed,
+ * its default or a null. */
+static int pb_message_end(pb_ctx *cx, int32_t mi, size_t base, const uint8_t *end) {
     const kw_pb_message *m = &cx->prog->msgs[mi];
+    size_t words = ((size_t)m->count + 63) >> 6;
+    for (size_t w = 0; w < words; w++) {
+        uint64_t todo = ~PB_SEEN(cx, base)[w];
+        if (w == words - 1 && (m->count & 63))
+            todo &= PB_BIT(m->count) - 1;
+        while (todo) {
+            int32_t k = (int32_t)(w * 64) + __builtin_ctzll(todo);
+            todo &= todo - 1;
+            int32_t fi = m->first + k;
+            const kw_pb_field *f = &cx->prog->fields[fi];
+            int rc;
+            if (f->flags & PBF_REPEATED) {
+                rc = kw_col_list_end(&cx->table[f->col], &cx->table[f->elem]);
+            } else if (f->flags & PBF_DEFAULT) {
+                if (pb_default(cx, mi, fi, end) < 0)
+                    return -1;
+                continue;
+            } else {
+                rc = kw_col_null(cx->table, f->col);
+            }
+            if (rc < 0)
+                return pb_fail(cx, PBE_NOMEM, mi, fi, end);
+        }
+    }
+    return 0;
+}
+
+static int pb_message(pb_ctx *cx, int32_t mi, const uint8_t *p, const uint8_t *end) {
+    const kw_pb_program *prog = cx->prog;
+    const kw_pb_message *m = &prog->msgs[mi];
     if (++cx->depth > PB_MAX_DEPTH)
         return pb_fail(cx, PBE_DEPTH, mi, -1, p);
     if (m->kind == PBM_TIMESTAMP || m->kind == PBM_DURATION) {
@@ -422,57 +486,54 @@ static int pb_message(pb_ctx *cx, int32_t mi, const uint8_t *p, const uint8_t *e
         cx->depth--;
         return 0;
     }
-    size_t base = cx->seen_top, count = (size_t)m->count;
-    if (base + count > cx->scratch->cap) {
-        size_t cap = cx->scratch->cap ? cx->scratch->cap : 256;
-        while (cap < base + count)
+    size_t base = cx->seen_top, words = ((size_t)m->count + 63) >> 6;
+    if (base + words > cx->scratch->cap) {
+        size_t cap = cx->scratch->cap ? cx->scratch->cap : 64;
+        while (cap < base + words)
             cap *= 2;
-        uint8_t *seen = (uint8_t *)realloc(cx->scratch->seen, cap);
+        uint64_t *seen = (uint64_t *)realloc(cx->scratch->seen, cap * sizeof(uint64_t));
         if (!seen)
             return pb_fail(cx, PBE_NOMEM, mi, -1, p);
         cx->scratch->seen = seen;
         cx->scratch->cap = cap;
     }
-    if (count)
-        memset(cx->scratch->seen + base, 0, count);
-    cx->seen_top = base + count;
+    for (size_t w = 0; w < words; w++)
+        cx->scratch->seen[base + w] = 0;
+    cx->seen_top = base + words;
+    const uint32_t *tags = prog->tags + m->first;
+    const uint8_t *ops = prog->ops + m->first;
+    int32_t next = 0; /* serializers write fields in number order: try the next one first */
     while (p < end) {
         const uint8_t *at = p;
         uint64_t tag;
         if (pb_varint(cx, &p, end, &tag, mi, -1) < 0)
             return -1;
-        uint64_t number = tag >> 3;
-        uint32_t wt = (uint32_t)(tag & 7);
-        if (number == 0 || number > PB_MAX_NUMBER)
-            return pb_fail(cx, PBE_FIELD_ZERO, mi, -1, at);
-        int32_t k = pb_lookup(cx->prog, m, (uint32_t)number);
-        if (k < 0) {
-            if (pb_skip(cx, mi, wt, &p, end, at) < 0)
+        int32_t k = next;
+        if (k >= m->count || tags[k] != tag) {
+            uint64_t number = tag >> 3;
+            if (number == 0 || number > PB_MAX_NUMBER)
+                return pb_fail(cx, PBE_FIELD_ZERO, mi, -1, at);
+            k = pb_lookup(prog, m, (uint32_t)number);
+            if (k < 0) {
+                if (pb_skip(cx, mi, (uint32_t)(tag & 7), &p, end, at) < 0)
+                    return -1;
+                continue;
+            }
+        }
+        next = k + 1;
+        uint64_t *word = PB_SEEN(cx, base) + (k >> 6);
+        if (tags[k] == tag && !(ops[k] & PBO_SLOW) && !(*word & PB_BIT(k))) {
+            /* the fast path: a singular field, first seen, its wire type the expected one */
+            if (pb_value(cx, mi, m->first + k, &p, end) < 0)
                 return -1;
+            PB_SEEN(cx, base)[k >> 6] |= PB_BIT(k);
             continue;
         }
-        if (pb_field(cx, mi, k, base, wt, &p, end, at) < 0)
+        if (pb_field(cx, mi, k, base, (uint32_t)(tag & 7), &p, end, at) < 0)
             return -1;
     }
-    /* the message's end: lists closed, absent fields defaulted or null */
-    for (int32_t k = 0; k < m->count; k++) {
-        int32_t fi = m->first + k;
-        const kw_pb_field *f = &cx->prog->fields[fi];
-        int rc = 0;
-        if (f->flags & PBF_REPEATED) {
-            rc = kw_col_list_end(&cx->table[f->col], &cx->table[f->elem]);
-        } else if (cx->scratch->seen[base + (size_t)k]) {
-            continue;
-        } else if (f->flags & PBF_DEFAULT) {
-            if (pb_default(cx, mi, fi, end) < 0)
-                return -1;
-            continue;
-        } else {
-            rc = kw_col_null(cx->table, f->col);
-        }
-        if (rc < 0)
-            return pb_fail(cx, PBE_NOMEM, mi, fi, end);
-    }
+    if (pb_message_end(cx, mi, base, end) < 0)
+        return -1;
     cx->seen_top = base;
     if (m->kind == PBM_STRUCT && kw_col_bit(&cx->table[m->col], 1) < 0)
         return pb_fail(cx, PBE_NOMEM, mi, -1, end);
@@ -523,6 +584,39 @@ ptrdiff_t kw_pb_message_indexes(const uint8_t *p, size_t len, int32_t *indexes, 
     }
     *count = (int32_t)c;
     return q - p;
+}
+
+int kw_pb_prepare(kw_pb_program *prog, int32_t nfields) {
+    size_t n = nfields > 0 ? (size_t)nfields : 1;
+    prog->tags = (uint32_t *)calloc(n, sizeof(uint32_t));
+    prog->ops = (uint8_t *)calloc(n, 1);
+    if (!prog->tags || !prog->ops) {
+        kw_pb_release(prog);
+        return -1;
+    }
+    for (int32_t fi = 0; fi < nfields; fi++) {
+        const kw_pb_field *f = &prog->fields[fi];
+        static const uint8_t op_of[] = {
+            [PBT_DOUBLE] = PBO_FIXED64,  [PBT_FLOAT] = PBO_FIXED32,   [PBT_INT64] = PBO_INT64,
+            [PBT_UINT64] = PBO_INT64,    [PBT_INT32] = PBO_INT32,     [PBT_FIXED64] = PBO_FIXED64,
+            [PBT_FIXED32] = PBO_FIXED32, [PBT_BOOL] = PBO_BOOL,       [PBT_STRING] = PBO_STRING,
+            [PBT_GROUP] = PBO_GROUP,     [PBT_MESSAGE] = PBO_MESSAGE, [PBT_BYTES] = PBO_BYTES,
+            [PBT_UINT32] = PBO_INT32,    [PBT_ENUM] = PBO_ENUM,       [PBT_SFIXED32] = PBO_FIXED32,
+            [PBT_SFIXED64] = PBO_FIXED64, [PBT_SINT32] = PBO_SINT32,  [PBT_SINT64] = PBO_SINT64,
+        };
+        uint8_t op = f->type < sizeof(op_of) ? op_of[f->type] : 0;
+        prog->ops[fi] = (uint8_t)((op ? op : PBO_GROUP) |
+                                  ((f->flags & PBF_REPEATED) || f->oneof >= 0 ? PBO_SLOW : 0));
+        prog->tags[fi] = (f->number << 3) | pb_wire_of(f->type);
+    }
+    return 0;
+}
+
+void kw_pb_release(kw_pb_program *prog) {
+    free(prog->tags);
+    free(prog->ops);
+    prog->tags = NULL;
+    prog->ops = NULL;
 }
 
 int kw_pb_decode(const kw_pb_program *prog, kw_col *table, const uint8_t *payload, size_t len,

@@ -79,9 +79,29 @@ typedef struct {
     int32_t dense_len; /* numbers below it are looked up densely */
 } kw_pb_message;
 
+/* What a value of a field does, derived from its type by kw_pb_prepare; PBO_SLOW marks the
+ * fields the interpreter's fast path leaves to the general one (repeated, oneof members). */
+enum kw_pb_op {
+    PBO_INT64 = 1, /* varint -> int64 (int64, uint64) */
+    PBO_INT32,     /* varint -> int32 (int32 truncated, uint32) */
+    PBO_SINT32,
+    PBO_SINT64,
+    PBO_BOOL,
+    PBO_ENUM,
+    PBO_FIXED64, /* 8 bytes as they are: double, fixed64, sfixed64 */
+    PBO_FIXED32, /* 4 bytes: float, fixed32, sfixed32 */
+    PBO_STRING,
+    PBO_BYTES,
+    PBO_MESSAGE,
+    PBO_GROUP,
+    PBO_SLOW = 0x80,
+};
+
 typedef struct {
     const kw_pb_message *msgs;
     const kw_pb_field *fields;
+    uint32_t *tags; /* per field: number << 3 | the wire type of one unpacked value */
+    uint8_t *ops;   /* per field: kw_pb_op */
     const int32_t *dense;
     const int32_t *enum_numbers; /* per enum: sorted value numbers */
     const int32_t *enum_names;   /* per enum: the name (index into name_offsets) of each */
@@ -117,11 +137,16 @@ typedef struct {
     ptrdiff_t offset; /* byte offset in the payload */
 } kw_pb_error;
 
-/* Scratch space a decode needs (per-field "seen" marks of the messages being decoded); zero
- * it before the first use, free it with kw_pb_scratch_free. */
+/* Fills a program's tags and ops (NULL before) from its nfields fields; -1 when out of
+ * memory. kw_pb_release frees them. */
+int kw_pb_prepare(kw_pb_program *prog, int32_t nfields);
+void kw_pb_release(kw_pb_program *prog);
+
+/* Scratch space a decode needs (per-field "seen" bits of the messages being decoded, 64 to a
+ * word); zero it before the first use, free it with kw_pb_scratch_free. */
 typedef struct {
-    uint8_t *seen;
-    size_t cap;
+    uint64_t *seen;
+    size_t cap; /* words */
 } kw_pb_scratch;
 
 void kw_pb_scratch_free(kw_pb_scratch *s);

@@ -407,6 +407,35 @@ cdef class RecordView:
                     memcpy(out + offsets[i], base + pos[i], <size_t>lens[i])
         return (offsets if large else offsets.astype(np.int32)), data
 
+    @cython.boundscheck(False)  # the indexes come from the scan's own counts
+    @cython.wraparound(False)
+    def _extents(self, bint keys):
+        """Where each key (keys=True) or value lies, when every batch's records are in one
+        buffer (the input, or one decompressed slab): (that buffer as uint8, starts int64,
+        ends int64, valid bool), read in place; None when they span several buffers."""
+        cdef Py_ssize_t k, i, n = self.n, last
+        cdef int32_t segment = self.binfo[0].segment if self.n_batches else 0
+        for k in range(self.n_batches):
+            if self.binfo[k].segment != segment:
+                return None
+        cdef cnp.ndarray[uint32_t, ndim=1] pos = self.key_pos if keys else self.value_pos
+        cdef cnp.ndarray[int32_t, ndim=1] lens = self.key_len if keys else self.value_len
+        starts = np.empty(n, np.int64)
+        ends = np.empty(n, np.int64)
+        valid = np.empty(n, np.bool_)
+        cdef int64_t[::1] s = starts, e = ends
+        cdef uint8_t[::1] v = valid.view(np.uint8)
+        cdef int64_t at
+        for k in range(self.n_batches):
+            last = self.binfo[k + 1].first_record if k + 1 < self.n_batches else n
+            for i in range(self.binfo[k].first_record, last):
+                at = self.binfo[k].data_start + pos[i]
+                s[i] = at
+                e[i] = at + lens[i] if lens[i] > 0 else at
+                v[i] = lens[i] >= 0
+        data = np.frombuffer(self.segment_view(segment), dtype=np.uint8)
+        return data, starts, ends, valid
+
     def _record_starts(self):
         """int64 array of n_batches + 1: batch k holds records [starts[k], starts[k+1])."""
         starts = np.empty(self.n_batches + 1, dtype=np.int64)

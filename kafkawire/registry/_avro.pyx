@@ -80,6 +80,7 @@ def decode(ColumnTable table, int32_t root_col, list programs, const uint8_t[::1
     cdef kw_avro_error err
     cdef const uint8_t *base = &data[0] if data.shape[0] else NULL
     cdef int nomem = 0
+    table.reserve(root_col, n)
     try:
         with nogil:
             for i in range(n):

@@ -37,6 +37,7 @@ cdef extern from "arrow_columns.h":
 
     int kw_col_init(kw_col *col, int kind, int32_t width, int32_t child0, int32_t nchildren)
     int kw_col_null(kw_col *table, int32_t i) nogil
+    int kw_cols_reserve(kw_col *table, int32_t i, int64_t rows) nogil
     void kw_cols_mark(const kw_col *table, int32_t n, kw_col_mark *marks) nogil
     void kw_cols_rollback(kw_col *table, int32_t n, const kw_col_mark *marks) nogil
     void kw_cols_free(kw_col *table, int32_t n)
@@ -122,6 +123,12 @@ cdef class ColumnTable:
         return pa.Array.from_buffers(t, n, [validity, _take(&c.values)],
                                      null_count=c.null_count, children=children)
 
+    cdef int reserve(self, int32_t root, int64_t rows) except -1:
+        """Room for `rows` rows of column `root` (see kw_cols_reserve)."""
+        if kw_cols_reserve(self.cols, root, rows) < 0:
+            raise MemoryError()
+        return 0
+
     def finish(self, int32_t root):
         """The root column as a pyarrow array (the table is spent afterwards)."""
         return self.export(root)
@@ -130,38 +137,48 @@ cdef class ColumnTable:
         return self.n
 
 
-def scan_framing(const uint8_t[::1] data, const int64_t[::1] offsets, const uint8_t[::1] valid):
-    """The registry framing of each value: (starts after the prefix, magic byte or -1 for a
-    null or empty value, the 4-byte schema id of magic-0 values or -1). Magic 0 needs 5
-    bytes, magic 1 (a GUID) 17: shorter values keep magic -2."""
+def scan_framing(const uint8_t[::1] data, const int64_t[::1] value_starts,
+                 const int64_t[::1] value_ends, const uint8_t[::1] valid):
+    """The registry framing of each value data[value_starts[i]:value_ends[i]]: (starts after
+    the prefix, magic byte or -1 for a null or empty value, the 4-byte schema id of magic-0
+    values or -1, and the id every value has when all are magic 0 with one id, else -1).
+    Magic 0 needs 5 bytes, magic 1 (a GUID) 17: shorter values keep magic -2."""
     cdef Py_ssize_t n = valid.shape[0], i
     starts = np.empty(n, np.int64)
     magic = np.empty(n, np.int16)
     ids = np.empty(n, np.int64)
     cdef int64_t[::1] s = starts, d = ids
     cdef int16_t[::1] m = magic
-    cdef int64_t a, length
+    cdef int64_t a, length, single = -2
     cdef const uint8_t *p
     with nogil:
         for i in range(n):
-            a = offsets[i]
-            length = offsets[i + 1] - a
+            a = value_starts[i]
+            length = value_ends[i] - a
             s[i] = a
             d[i] = -1
             if not valid[i] or length < 1:
                 m[i] = -1
+                single = -1
                 continue
             p = &data[a]
             m[i] = p[0]
             if p[0] == 0:
                 if length < 5:
                     m[i] = -2
+                    single = -1
                     continue
                 d[i] = (<int64_t>p[1] << 24) | (<int64_t>p[2] << 16) | (<int64_t>p[3] << 8) | p[4]
                 s[i] = a + 5
-            elif p[0] == 1:
-                if length < 17:
-                    m[i] = -2
-                    continue
-                s[i] = a + 17
-    return starts, magic, ids
+                if single == -2:
+                    single = d[i]
+                elif single != d[i]:
+                    single = -1
+            else:
+                single = -1
+                if p[0] == 1:
+                    if length < 17:
+                        m[i] = -2
+                        continue
+                    s[i] = a + 17
+    return starts, magic, ids, single if single >= 0 else -1

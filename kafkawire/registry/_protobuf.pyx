@@ -5,6 +5,8 @@ kafkawire/registry/protobuf.py compiles."""
 
 include "_columns.pxi"
 
+from libc.stdint cimport uint32_t, uint64_t
+
 import numpy as np
 
 
@@ -18,6 +20,8 @@ cdef extern from "protobuf_decode.h":
     ctypedef struct kw_pb_program:
         const kw_pb_message *msgs
         const kw_pb_field *fields
+        uint32_t *tags
+        uint8_t *ops
         const int32_t *dense
         const int32_t *enum_numbers
         const int32_t *enum_names
@@ -32,12 +36,14 @@ cdef extern from "protobuf_decode.h":
         Py_ssize_t offset
 
     ctypedef struct kw_pb_scratch:
-        uint8_t *seen
+        uint64_t *seen
         size_t cap
 
     enum:
         KW_PB_MAX_INDEXES
 
+    int kw_pb_prepare(kw_pb_program *prog, int32_t nfields) nogil
+    void kw_pb_release(kw_pb_program *prog) nogil
     void kw_pb_scratch_free(kw_pb_scratch *s) nogil
     Py_ssize_t kw_pb_message_indexes(const uint8_t *p, size_t len, int32_t *indexes,
                                      int32_t *count, kw_pb_error *err) nogil
@@ -77,6 +83,11 @@ cdef class Program:
         self.prog.name_offsets = _ptr(name_offsets, keep)
         self.prog.root = root
         self.arrays = keep
+        if kw_pb_prepare(&self.prog, len(fields) // sizeof(kw_pb_field)) < 0:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        kw_pb_release(&self.prog)
 
 
 def message_indexes(const uint8_t[::1] data, const int64_t[::1] starts,
@@ -90,10 +101,11 @@ def message_indexes(const uint8_t[::1] data, const int64_t[::1] starts,
     cdef const uint8_t *base = &data[0] if data.shape[0] else NULL
     out_starts = np.empty(n, np.int64)
     counts = np.zeros(n, np.int32)
+    first = np.full(n, -1, np.int32)
     codes = np.zeros(n, np.int32)
     offsets = np.zeros(n, np.int64)
     cdef int64_t[::1] os = out_starts, oo = offsets
-    cdef int32_t[::1] oc = counts, ocode = codes
+    cdef int32_t[::1] oc = counts, ocode = codes, of = first
     cdef int32_t buf[KW_PB_MAX_INDEXES]
     cdef int32_t count = 0, width = 1
     cdef Py_ssize_t used
@@ -103,6 +115,11 @@ def message_indexes(const uint8_t[::1] data, const int64_t[::1] starts,
             os[i] = starts[i]
             if keys[i] < 0:
                 continue
+            if starts[i] < ends[i] and base[starts[i]] == 0:  # [0], the first message: 1 byte
+                os[i] = starts[i] + 1
+                oc[i] = 1
+                of[i] = 0
+                continue
             used = kw_pb_message_indexes(base + starts[i], <size_t>(ends[i] - starts[i]),
                                          buf, &count, &err)
             if used < 0:
@@ -111,14 +128,18 @@ def message_indexes(const uint8_t[::1] data, const int64_t[::1] starts,
                 continue
             os[i] = starts[i] + used
             oc[i] = count
+            of[i] = buf[0]
             if count > width:
                 width = count
+    if width == 1:
+        return out_starts, counts, first.reshape(n, 1), codes, offsets
     indexes = np.full((n, width), -1, np.int32)
+    indexes[:, 0] = first
     cdef int32_t[:, ::1] ix = indexes
     cdef int32_t k
     with nogil:
         for i in range(n):
-            if oc[i] == 0:
+            if oc[i] < 2:
                 continue
             kw_pb_message_indexes(base + starts[i], <size_t>(ends[i] - starts[i]), buf,
                                   &count, &err)
@@ -154,6 +175,7 @@ def decode(ColumnTable table, int32_t root_col, list programs, const uint8_t[::1
     scratch.cap = 0
     cdef const uint8_t *base = &data[0] if data.shape[0] else NULL
     cdef int nomem = 0
+    table.reserve(root_col, n)
     try:
         with nogil:
             for i in range(n):

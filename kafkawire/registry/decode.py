@@ -6,7 +6,7 @@ after the id). Newer serializers may put the id or GUID in a record header
 (``__value_schema_id`` / ``__key_schema_id``) and leave the payload bare; with ``headers=``
 given, a row with that header is read that way.
 
-The framing is read for the whole column at once (numpy over the offsets); the payloads then
+The framing is read for the whole column at once (in C over the values); the payloads then
 go to the format's decoder: Avro and Protobuf in kafkawire's C, one pass over the column with a
 program per writer schema, JSON Schema through Arrow's C++ JSON reader.
 """
@@ -65,8 +65,18 @@ class _Frames:
     header_tails: dict[int, bytes] = field(default_factory=dict)
 
 
-def _binary_parts(column: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(data uint8, offsets int64 of n + 1, valid bool) of a binary-like array."""
+@dataclass
+class _Extents:
+    """Where each value of a binary column lies: data[starts[i]:ends[i]] unless not valid[i]."""
+
+    data: np.ndarray  # uint8
+    starts: np.ndarray  # int64
+    ends: np.ndarray  # int64
+    valid: np.ndarray  # bool
+
+
+def _binary_parts(column: pa.Array) -> _Extents:
+    """The extents of a binary-like array's values, read in place."""
     if isinstance(column, pa.ChunkedArray):
         column = column.combine_chunks()
     t = column.type
@@ -90,7 +100,8 @@ def _binary_parts(column: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     valid = column.is_valid().to_numpy(zero_copy_only=False) if column.null_count else None
     if valid is None:
         valid = np.ones(n, dtype=bool)
-    return data, offsets.astype(np.int64), valid
+    offsets = offsets.astype(np.int64)
+    return _Extents(data, offsets[:-1], offsets[1:], valid)
 
 
 def _header_ids(headers: pa.Array | None, name: str, n: int) -> dict[int, bytes]:
@@ -112,17 +123,23 @@ def _header_ids(headers: pa.Array | None, name: str, n: int) -> dict[int, bytes]
     return {int(parents[i]): values[int(i)].as_py() for i in np.flatnonzero(hit)}
 
 
-def frame(column: pa.Array, headers: pa.Array | None = None, *, key: bool = False) -> _Frames:
+def frame(
+    column: pa.Array | _Extents, headers: pa.Array | None = None, *, key: bool = False
+) -> _Frames:
     """Reads the framing of every value (see the module docstring)."""
     from kafkawire.registry._avro import scan_framing
 
-    data, offsets, valid = _binary_parts(column)
+    ext = column if isinstance(column, _Extents) else _binary_parts(column)
+    data, valid = ext.data, ext.valid
     n = len(valid)
-    lengths = offsets[1:] - offsets[:-1]
-    starts, magic, ids = scan_framing(
-        data if len(data) else np.zeros(1, np.uint8), offsets, valid.view(np.uint8)
+    starts, magic, ids, single_id = scan_framing(
+        data if len(data) else np.zeros(1, np.uint8), ext.starts, ext.ends, valid.view(np.uint8)
     )
-    ends = offsets[1:].copy()
+    ends = ext.ends.copy()
+    header_ids = _header_ids(headers, KEY_SCHEMA_HEADER if key else VALUE_SCHEMA_HEADER, n)
+    if single_id >= 0 and not header_ids:  # the usual column: one schema id, every value
+        return _Frames(data, starts, ends, np.zeros(n, np.int64), [("id", single_id)], {})
+    lengths = ends - ext.starts
     keys = np.full(n, -2, dtype=np.int64)
     keys[~valid] = -1
     errors: dict[int, str] = {}
@@ -138,13 +155,11 @@ def frame(column: pa.Array, headers: pa.Array | None = None, *, key: bool = Fals
     # an id in a header wins: the payload is then bare (its first byte means nothing)
     in_header = np.zeros(n, dtype=bool)
     header_tails: dict[int, bytes] = {}
-    for row, value in _header_ids(
-        headers, KEY_SCHEMA_HEADER if key else VALUE_SCHEMA_HEADER, n
-    ).items():
+    for row, value in header_ids.items():
         if not valid[row]:
             continue
         in_header[row] = True
-        starts[row] = offsets[row]
+        starts[row] = ext.starts[row]
         ref = _header_ref(value)
         if ref is None:
             errors[row] = "the schema id header is neither magic 0 + id nor magic 1 + GUID"
@@ -162,14 +177,14 @@ def frame(column: pa.Array, headers: pa.Array | None = None, *, key: bool = Fals
             mapped = np.array([intern(("id", int(u))) for u in uniq], dtype=np.int64)
             keys[by_id] = mapped[inverse]
     for row in np.flatnonzero(magic == 1):
-        s = int(offsets[row])
+        s = int(ext.starts[row])
         keys[row] = intern(("guid", str(uuid.UUID(bytes=bytes(data[s + 1 : s + 17])))))
     for row in np.flatnonzero(keys == -2):
         row = int(row)
         if row in errors:
             continue
         length = int(lengths[row])
-        first = int(data[offsets[row]]) if length else None
+        first = int(data[ext.starts[row]]) if length else None
         if first in (0, 1):
             errors[row] = f"a {length}-byte value is too short for its framing (magic {first})"
         elif first is None:
@@ -193,7 +208,7 @@ def _fetch(registry: SchemaRegistryClient, ref) -> Schema:
 
 
 def decode_column(
-    column: pa.Array,
+    column: pa.Array | _Extents,
     registry: SchemaRegistryClient,
     *,
     headers: pa.Array | None = None,
@@ -205,7 +220,8 @@ def decode_column(
     """Decodes a binary column of registry-framed values into one Arrow struct column.
 
     :param column: the values (binary, large_binary or binary_view; a RecordView's values as
-        ``view.to_arrow()["value"]``, or use ``view.decode_values``).
+        ``view.to_arrow()["value"]``, or use ``view.decode_values``, which reads them in
+        place).
     :param registry: a :class:`~kafkawire.registry.SchemaRegistryClient` (HTTP or a
         directory).
     :param headers: the records' headers column (list<struct<key, value>>), for values whose
@@ -273,6 +289,8 @@ def decode_column(
     if on_error == "raise" and errors:
         row = min(errors)
         raise PayloadError(f"row {row}: {errors[row]}", field="value")
+    if not errors and len(writers) == 1 and writers[0].schema_id is not None and (keys == 0).all():
+        return Decoded(values, _errors(errors, n), _repeat_int32(writers[0].schema_id, n))
     ids = np.full(n, -1, dtype=np.int64)
     schema_id_of = np.array(
         [-1 if w is None or w.schema_id is None else w.schema_id for w in writers] or [-1],
@@ -283,6 +301,10 @@ def decode_column(
         good[row] = False
     ids[good] = schema_id_of[keys[good]]
     return Decoded(values, _errors(errors, n), pa.array(ids, pa.int32(), mask=ids < 0))
+
+
+def _repeat_int32(value: int, n: int) -> pa.Int32Array:
+    return pa.Array.from_buffers(pa.int32(), n, [None, pa.py_buffer(np.full(n, value, np.int32))])
 
 
 def _errors(errors: dict[int, str], n: int) -> pa.StringArray:
@@ -308,8 +330,11 @@ def decode_view(
     in a ``__value_schema_id`` / ``__key_schema_id`` header)."""
     from kafkawire.records.arrow import binary_field, headers_field
 
+    extents = view._extents(key)  # the values read where they are, when in one buffer
     return decode_column(
-        binary_field(view, "key" if key else "value"),
+        _Extents(*extents)
+        if extents is not None
+        else binary_field(view, "key" if key else "value"),
         registry,
         headers=headers_field(view),
         key=key,

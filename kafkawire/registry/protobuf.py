@@ -370,7 +370,9 @@ class _Compiler:
                 flags = 0
                 if entry or (not fd.is_repeated and not fd.has_presence):
                     flags = PBF_DEFAULT
-                oneof = oneofs.index(fd.containing_oneof) if fd.containing_oneof else -1
+                # a oneof of one member (proto3 `optional`) has nothing to clear
+                real = fd.containing_oneof and len(fd.containing_oneof.fields) > 1
+                oneof = oneofs.index(fd.containing_oneof) if real else -1
                 rows.append(self.field(fd, fcol, sub, flags, oneof))
         rows.sort(key=lambda r: r[0][0])
         first = len(self.fields)
@@ -527,14 +529,19 @@ def decode_frames(registry, reader_schema, writers: list, frames, keys: np.ndarr
         return loaded[k]
 
     rows = np.flatnonzero(keys >= 0)
+    every = len(rows) == len(keys)  # no row left out: no need to select them
+
+    def at_rows(a: np.ndarray) -> np.ndarray:
+        return a if every else a[rows]
+
     combos: list[tuple[int, tuple]] = []
     inverse = np.zeros(0, np.int64)
     if len(rows):
         r0 = rows[0]
         if (
-            (keys[rows] == keys[r0]).all()
-            and (counts[rows] == counts[r0]).all()
-            and (indexes[rows] == indexes[r0]).all()
+            (at_rows(keys) == keys[r0]).all()
+            and (at_rows(counts) == counts[r0]).all()
+            and (at_rows(indexes) == indexes[r0]).all()
         ):  # the usual column: one schema, one message
             inverse = np.zeros(len(rows), np.int64)
             combos.append((int(keys[r0]), tuple(int(x) for x in indexes[r0, : counts[r0]])))
@@ -591,11 +598,13 @@ def decode_frames(registry, reader_schema, writers: list, frames, keys: np.ndarr
         else:
             which_of[u] = 0
     which = np.full(len(keys), -1, np.int32)
-    if len(rows):
+    if len(combos) == 1 and every:
+        which[:] = which_of[0]
+    elif len(rows):
         which[rows] = which_of[inverse]
-        for u, text in combo_error.items():
-            for row in rows[inverse == u].tolist():
-                failed[row] = text
+    for u, text in combo_error.items():
+        for row in rows[inverse == u].tolist():
+            failed[row] = text
 
     table = _protobuf.ColumnTable(compiled.layout.kinds, compiled.layout.types)
     fail_rows, fail_codes, fail_msgs, fail_fields, fail_offsets = _protobuf.decode(

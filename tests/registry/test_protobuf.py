@@ -588,6 +588,18 @@ def test_bad_payloads_are_null_rows_with_the_field_and_byte(body, message):
         decode(reg, [good, payload], on_error="raise")
 
 
+def test_a_column_whose_every_row_names_a_missing_message_is_all_error_rows():
+    # one schema and one message path for the whole column (decode_frames' usual case),
+    # and that path names no message: each row says so
+    reg = StubRegistry()
+    s = reg.add(DUP)
+    M = classes(DUP)["dup.M"]
+    values = [framed(s.schema_id, M(a=k).SerializeToString(), [7]) for k in range(3)]
+    decoded = decode(reg, values, on_error="null")
+    assert decoded.values.to_pylist() == [None, None, None]
+    assert all("message indexes [7] name no message" in e for e in decoded.errors.to_pylist())
+
+
 def test_timestamps_and_durations_out_of_range_are_errors():
     reg = StubRegistry()
     text = (
