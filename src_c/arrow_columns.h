@@ -6,8 +6,8 @@
  * Everything here is static inline: the decoders' loops call these per field.
  *
  * Every append can fail only on allocation (or an int32 offset overflowing 2 GiB): those
- * return -1 and the decoder stops; a record that is bad is undone with kw_cols_rollback to
- * the marks taken before it, then appended as a null row.
+ * return -1 and the decoder stops; a record that is bad is undone with kw_col_truncate to
+ * the root's row count before it, then appended as a null row.
  */
 #ifndef KW_ARROW_COLUMNS_H
 #define KW_ARROW_COLUMNS_H
@@ -46,12 +46,6 @@ typedef struct {
     int32_t child0;      /* first child's index in the table (children are consecutive) */
     int32_t nchildren;
 } kw_col;
-
-/* What kw_cols_rollback needs to undo the rows appended after a mark. */
-typedef struct {
-    int64_t length, null_count;
-    size_t values_len, data_len;
-} kw_col_mark;
 
 static int kw_buf_grow(kw_buf *b, size_t need);
 
@@ -241,6 +235,18 @@ KW_COL_INLINE int kw_col_binary(kw_col *col, const uint8_t *p, size_t n) {
     return kw_col_bit(col, 1);
 }
 
+/* kw_col_binary for a value of n <= 16 bytes with 16 bytes readable at p: one 16-byte move
+ * whatever n is (the bytes past n land past the data's end and are overwritten later). */
+KW_COL_INLINE int kw_col_binary16(kw_col *col, const uint8_t *p, size_t n) {
+    if (kw_buf_reserve(&col->data, 16) < 0)
+        return -1;
+    memcpy(col->data.p + col->data.len, p, 16);
+    col->data.len += n;
+    if (kw_col_push_offset(col, (int64_t)col->data.len) < 0)
+        return -1;
+    return kw_col_bit(col, 1);
+}
+
 /* Closes a list row whose elements were appended to the child. */
 KW_COL_INLINE int kw_col_list_end(kw_col *col, kw_col *child) {
     if (kw_col_push_offset(col, child->length) < 0)
@@ -308,39 +314,57 @@ static inline int kw_cols_reserve(kw_col *table, int32_t i, int64_t rows) {
     }
 }
 
-static inline void kw_cols_mark(const kw_col *table, int32_t n, kw_col_mark *marks) {
-    for (int32_t i = 0; i < n; i++) {
-        marks[i].length = table[i].length;
-        marks[i].null_count = table[i].null_count;
-        marks[i].values_len = table[i].values.len;
-        marks[i].data_len = table[i].data.len;
+/* Undoes the rows of column i past its first `rows` and, below it, the rows of its children
+ * past theirs (a struct's children have its rows; a list's child has the elements its first
+ * `rows` rows hold): what a record that failed appended, found from the row count alone, so
+ * that nothing is recorded for the records that do not fail. Bits past the new length are
+ * cleared, since appends only set bits. */
+static void kw_col_truncate(kw_col *table, int32_t i, int64_t rows) {
+    kw_col *col = &table[i];
+    int64_t child_rows = rows;
+    if (col->kind == KWC_LIST) {
+        int32_t offset;
+        memcpy(&offset, col->values.p + rows * 4, 4);
+        child_rows = offset;
     }
-}
-
-/* Undoes every append after the marks (bits past the new length are cleared, since appends
- * only set bits). */
-static inline void kw_cols_rollback(kw_col *table, int32_t n, const kw_col_mark *marks) {
-    for (int32_t i = 0; i < n; i++) {
-        kw_col *col = &table[i];
-        int64_t len = marks[i].length;
-        col->length = len;
-        col->null_count = marks[i].null_count;
-        col->values.len = marks[i].values_len;
-        col->data.len = marks[i].data_len;
-        if (col->kind == KWC_NULL) /* no buffers: null rows are counted only */
-            continue;
-        size_t bytes = (size_t)((len + 7) >> 3);
-        if (col->bitmap) {
-            col->validity.len = bytes;
-            if (len & 7)
-                col->validity.p[bytes - 1] &= (uint8_t)((1u << (len & 7)) - 1);
-        }
-        if (col->kind == KWC_BOOL) {
-            col->values.len = bytes;
-            if (len & 7)
-                col->values.p[bytes - 1] &= (uint8_t)((1u << (len & 7)) - 1);
-        }
+    if (col->kind == KWC_NULL) {
+        col->null_count -= col->length - rows;
+    } else if (col->bitmap) {
+        for (int64_t r = rows; r < col->length; r++)
+            if (!(col->validity.p[r >> 3] & (1u << (r & 7))))
+                col->null_count--;
+        size_t bytes = (size_t)((rows + 7) >> 3);
+        col->validity.len = bytes;
+        if (rows & 7)
+            col->validity.p[bytes - 1] &= (uint8_t)((1u << (rows & 7)) - 1);
     }
+    switch (col->kind) {
+    case KWC_BOOL: {
+        size_t bytes = (size_t)((rows + 7) >> 3);
+        col->values.len = bytes;
+        if (rows & 7)
+            col->values.p[bytes - 1] &= (uint8_t)((1u << (rows & 7)) - 1);
+        break;
+    }
+    case KWC_FIXED:
+        col->values.len = (size_t)rows * (size_t)col->width;
+        break;
+    case KWC_BINARY: {
+        int32_t offset;
+        memcpy(&offset, col->values.p + rows * 4, 4);
+        col->values.len = (size_t)(rows + 1) * 4;
+        col->data.len = (size_t)offset;
+        break;
+    }
+    case KWC_LIST:
+        col->values.len = (size_t)(rows + 1) * 4;
+        break;
+    default:
+        break;
+    }
+    col->length = rows;
+    for (int32_t c = 0; c < col->nchildren; c++)
+        kw_col_truncate(table, col->child0 + c, child_rows);
 }
 
 static inline void kw_cols_free(kw_col *table, int32_t n) {

@@ -16,6 +16,7 @@ typedef struct {
     const kw_pb_program *prog;
     kw_col *table;
     const uint8_t *start; /* the payload, for error offsets */
+    const uint8_t *limit; /* the end of what may be read (the payload's buffer) */
     kw_pb_scratch *scratch;
     size_t seen_top;
     kw_pb_error *err;
@@ -40,27 +41,51 @@ static int pb_fail(pb_ctx *cx, int code, int32_t msg, int32_t field, const uint8
     return -1;
 }
 
+/* A varint of at most 8 bytes, read from 8 readable bytes without a branch per byte: its
+ * length, or 0 when it is longer (bytes as they are in memory: little-endian targets). */
+static inline int pb_varint8(const uint8_t *p, uint64_t *out) {
+    uint64_t x;
+    memcpy(&x, p, 8);
+    uint64_t stops = ~x & 0x8080808080808080ULL; /* the high bit clear ends a varint */
+    if (!stops)
+        return 0;
+    unsigned bits = (unsigned)__builtin_ctzll(stops) + 1; /* 8 * the length */
+    x &= ~0ULL >> (64 - bits);
+    /* the 7-bit groups side by side: pairs, then fours, then eights */
+    x = ((x & 0x7F007F007F007F00ULL) >> 1) | (x & 0x007F007F007F007FULL);
+    x = ((x & 0x3FFF00003FFF0000ULL) >> 2) | (x & 0x00003FFF00003FFFULL);
+    x = ((x & 0x0FFFFFFF00000000ULL) >> 4) | (x & 0x000000000FFFFFFFULL);
+    *out = x;
+    return (int)(bits >> 3);
+}
+
 static inline int pb_varint(pb_ctx *cx, const uint8_t **pp, const uint8_t *end, uint64_t *out,
                             int32_t msg, int32_t field) {
     const uint8_t *p = *pp;
-    if (__builtin_expect(end - p >= 10, 1)) { /* no bounds check per byte */
-        uint64_t v = 0;
-        for (int i = 0; i < 10; i++) {
-            uint64_t b = p[i];
-            v |= (b & 0x7F) << (7 * i);
-            if (b < 0x80) {
-                *out = v;
-                *pp = p + i + 1;
-                return 0;
-            }
+    if (__builtin_expect(end - p >= 8, 1)) {
+        int n = pb_varint8(p, out);
+        if (__builtin_expect(n > 0, 1)) {
+            *pp = p + n;
+            return 0;
         }
-        return pb_fail(cx, PBE_VARINT, msg, field, p);
     }
     int n = kw_uvarint64(p, end, out);
     if (n == 0)
         return pb_fail(cx, (end - p) >= 10 ? PBE_VARINT : PBE_TRUNCATED, msg, field, p);
     *pp = p + n;
     return 0;
+}
+
+/* A field's tag: one byte for field numbers below 16, the usual case, tested first. */
+static inline int pb_tag(pb_ctx *cx, const uint8_t **pp, const uint8_t *end, uint64_t *out,
+                         int32_t msg) {
+    const uint8_t *p = *pp;
+    if (__builtin_expect(!(*p & 0x80), 1)) { /* the caller checked p < end */
+        *out = *p;
+        *pp = p + 1;
+        return 0;
+    }
+    return pb_varint(cx, pp, end, out, msg, -1);
 }
 
 /* A length-delimited value's length, checked against what is left of its message. */
@@ -171,17 +196,18 @@ static int pb_enum(pb_ctx *cx, const kw_pb_field *f, kw_col *col, int32_t v) {
     return pb_binary(col, (const uint8_t *)buf, (size_t)k);
 }
 
-/* One value of field `fi` (its wire type checked by the caller), appended to its column. */
+/* One value of field `fi` (f, its op; its wire type checked by the caller), appended to its
+ * column. The caller passes what it holds in registers: the column stores write bytes, which
+ * may alias anything, so whatever this loaded through cx would be loaded again after each. */
 static inline __attribute__((always_inline)) int pb_value(pb_ctx *cx, int32_t mi, int32_t fi,
-                                                          const uint8_t **pp,
+                                                          const kw_pb_field *f, uint8_t op,
+                                                          kw_col *col, const uint8_t **pp,
                                                           const uint8_t *end) {
-    const kw_pb_field *f = &cx->prog->fields[fi];
-    kw_col *col = &cx->table[f->elem];
     const uint8_t *at = *pp;
     uint64_t v;
     size_t n;
     int rc;
-    switch (cx->prog->ops[fi] & ~PBO_SLOW) {
+    switch (op & ~PBO_SLOW) {
     case PBO_INT64:
         if (pb_varint(cx, pp, end, &v, mi, fi) < 0)
             return -1;
@@ -239,8 +265,15 @@ static inline __attribute__((always_inline)) int pb_value(pb_ctx *cx, int32_t mi
         if (pb_length(cx, pp, end, &n, mi, fi) < 0)
             return -1;
         const uint8_t *s = *pp;
+        int is_string = (op & ~PBO_SLOW) == PBO_STRING;
         *pp = s + n;
-        if ((cx->prog->ops[fi] & ~PBO_SLOW) == PBO_STRING && !kw_utf8_ok(s, n))
+        if (n <= 16 && cx->limit - s >= 16) { /* short values: no loop, no call */
+            if (is_string && !kw_ascii16(s, n) && !kw_utf8_ok(s, n))
+                return pb_fail(cx, PBE_UTF8, mi, fi, s);
+            rc = kw_col_binary16(col, s, n);
+            break;
+        }
+        if (is_string && !kw_utf8_ok(s, n))
             return pb_fail(cx, PBE_UTF8, mi, fi, s);
         rc = pb_binary(col, s, n);
         break;
@@ -336,20 +369,25 @@ static inline int32_t pb_lookup(const kw_pb_program *prog, const kw_pb_message *
     return lo < m->count && fs[lo].number == number ? lo : -1;
 }
 
-/* A message's seen bits (a pointer to reload after a nested message: it may move the
- * scratch); field k's bit is bit k % 64 of word k / 64. */
+/* A message's seen bits: field k's is bit k % 64 of word k / 64. A message of at most 64
+ * fields keeps its word in a local; a wider one in the scratch space, at `base` (a pointer
+ * to reload after a nested message: it may move the scratch). */
 #define PB_SEEN(cx, base) ((cx)->scratch->seen + (base))
 #define PB_BIT(k) (1ULL << ((k) & 63))
+#define PB_WORDS(cx, local, base) ((local) ? (local) : PB_SEEN(cx, base))
 
 /* A field's value, the general way: packed repeated scalars, wire types that do not fit,
  * repeated fields, oneof members, a singular field seen before (k: the field's place in its
- * message, base: the message's seen bits). */
-static __attribute__((noinline)) int pb_field(pb_ctx *cx, int32_t mi, int32_t k, size_t base,
-                                              uint32_t wt, const uint8_t **pp,
-                                              const uint8_t *end, const uint8_t *at) {
+ * message; local: its seen word, or NULL for the scratch's words at base). */
+static __attribute__((noinline)) int pb_field(pb_ctx *cx, int32_t mi, int32_t k,
+                                              uint64_t *local, size_t base, uint32_t wt,
+                                              const uint8_t **pp, const uint8_t *end,
+                                              const uint8_t *at) {
     const kw_pb_message *m = &cx->prog->msgs[mi];
     int32_t fi = m->first + k;
     const kw_pb_field *f = &cx->prog->fields[fi];
+    uint8_t op = cx->prog->ops[fi];
+    kw_col *col = &cx->table[f->elem];
     uint32_t want = pb_wire_of(f->type);
     if (wt == 3 || wt == 4)
         return pb_fail(cx, PBE_GROUP, mi, fi, at);
@@ -362,21 +400,20 @@ static __attribute__((noinline)) int pb_field(pb_ctx *cx, int32_t mi, int32_t k,
                 return -1;
             const uint8_t *q = *pp, *qend = q + n;
             while (q < qend)
-                if (pb_value(cx, mi, fi, &q, qend) < 0)
+                if (pb_value(cx, mi, fi, f, op, col, &q, qend) < 0)
                     return -1;
             *pp = qend;
             return 0;
         }
         if (wt != want)
             return pb_fail(cx, PBE_WIRE_TYPE, mi, fi, at);
-        return pb_value(cx, mi, fi, pp, end);
+        return pb_value(cx, mi, fi, f, op, col, pp, end);
     }
     if (wt != want)
         return pb_fail(cx, PBE_WIRE_TYPE, mi, fi, at);
-    uint64_t *seen = PB_SEEN(cx, base);
+    uint64_t *seen = PB_WORDS(cx, local, base);
     if (seen[k >> 6] & PB_BIT(k)) {
         /* last one wins: take back the value appended for this row */
-        kw_col *col = &cx->table[f->elem];
         if (!pb_is_leaf(col))
             return pb_fail(cx, PBE_DUPLICATE, mi, fi, at);
         pb_col_pop(col);
@@ -393,9 +430,9 @@ static __attribute__((noinline)) int pb_field(pb_ctx *cx, int32_t mi, int32_t k,
             seen[j >> 6] &= ~PB_BIT(j);
         }
     }
-    if (pb_value(cx, mi, fi, pp, end) < 0)
+    if (pb_value(cx, mi, fi, f, op, col, pp, end) < 0)
         return -1;
-    PB_SEEN(cx, base)[k >> 6] |= PB_BIT(k);
+    PB_WORDS(cx, local, base)[k >> 6] |= PB_BIT(k);
     return 0;
 }
 
@@ -407,7 +444,7 @@ static int pb_time(pb_ctx *cx, int32_t mi, const uint8_t *p, const uint8_t *end)
     while (p < end) {
         const uint8_t *at = p;
         uint64_t tag, v;
-        if (pb_varint(cx, &p, end, &tag, mi, -1) < 0)
+        if (pb_tag(cx, &p, end, &tag, mi) < 0)
             return -1;
         uint64_t number = tag >> 3;
         uint32_t wt = (uint32_t)(tag & 7);
@@ -445,12 +482,13 @@ static int pb_time(pb_ctx *cx, int32_t mi, const uint8_t *p, const uint8_t *end)
 }
 
 /* The end of a message: for each field not seen (a repeated one never is), its list closed,
- * its default or a null. */
-static int pb_message_end(pb_ctx *cx, int32_t mi, size_t base, const uint8_t *end) {
+ * its default or a null (local, base: as pb_field's). */
+static int pb_message_end(pb_ctx *cx, int32_t mi, const uint64_t *local, size_t base,
+                          const uint8_t *end) {
     const kw_pb_message *m = &cx->prog->msgs[mi];
     size_t words = ((size_t)m->count + 63) >> 6;
     for (size_t w = 0; w < words; w++) {
-        uint64_t todo = ~PB_SEEN(cx, base)[w];
+        uint64_t todo = ~(local ? local[w] : PB_SEEN(cx, base)[w]);
         if (w == words - 1 && (m->count & 63))
             todo &= PB_BIT(m->count) - 1;
         while (todo) {
@@ -475,41 +513,44 @@ static int pb_message_end(pb_ctx *cx, int32_t mi, size_t base, const uint8_t *en
     return 0;
 }
 
-static int pb_message(pb_ctx *cx, int32_t mi, const uint8_t *p, const uint8_t *end) {
+/* A message's fields, in two copies: `wide` 0 for at most 64 fields (the seen bits in a
+ * register), 1 for more (in the scratch space). */
+static inline __attribute__((always_inline)) int pb_fields(pb_ctx *cx, int32_t mi,
+                                                           const uint8_t *p,
+                                                           const uint8_t *end,
+                                                           const int wide) {
     const kw_pb_program *prog = cx->prog;
     const kw_pb_message *m = &prog->msgs[mi];
-    if (++cx->depth > PB_MAX_DEPTH)
-        return pb_fail(cx, PBE_DEPTH, mi, -1, p);
-    if (m->kind == PBM_TIMESTAMP || m->kind == PBM_DURATION) {
-        if (pb_time(cx, mi, p, end) < 0)
-            return -1;
-        cx->depth--;
-        return 0;
+    const int32_t count = m->count, first = m->first;
+    const uint32_t *tags = prog->tags + first;
+    const uint8_t *ops = prog->ops + first;
+    const kw_pb_field *fields = prog->fields + first;
+    kw_col *table = cx->table;
+    uint64_t seen = 0; /* !wide */
+    size_t base = cx->seen_top;
+    if (wide) {
+        size_t words = ((size_t)count + 63) >> 6;
+        if (base + words > cx->scratch->cap) {
+            size_t cap = cx->scratch->cap ? cx->scratch->cap : 64;
+            while (cap < base + words)
+                cap *= 2;
+            uint64_t *grown = (uint64_t *)realloc(cx->scratch->seen, cap * sizeof(uint64_t));
+            if (!grown)
+                return pb_fail(cx, PBE_NOMEM, mi, -1, p);
+            cx->scratch->seen = grown;
+            cx->scratch->cap = cap;
+        }
+        memset(cx->scratch->seen + base, 0, words * sizeof(uint64_t));
+        cx->seen_top = base + words;
     }
-    size_t base = cx->seen_top, words = ((size_t)m->count + 63) >> 6;
-    if (base + words > cx->scratch->cap) {
-        size_t cap = cx->scratch->cap ? cx->scratch->cap : 64;
-        while (cap < base + words)
-            cap *= 2;
-        uint64_t *seen = (uint64_t *)realloc(cx->scratch->seen, cap * sizeof(uint64_t));
-        if (!seen)
-            return pb_fail(cx, PBE_NOMEM, mi, -1, p);
-        cx->scratch->seen = seen;
-        cx->scratch->cap = cap;
-    }
-    for (size_t w = 0; w < words; w++)
-        cx->scratch->seen[base + w] = 0;
-    cx->seen_top = base + words;
-    const uint32_t *tags = prog->tags + m->first;
-    const uint8_t *ops = prog->ops + m->first;
     int32_t next = 0; /* serializers write fields in number order: try the next one first */
     while (p < end) {
         const uint8_t *at = p;
         uint64_t tag;
-        if (pb_varint(cx, &p, end, &tag, mi, -1) < 0)
+        if (pb_tag(cx, &p, end, &tag, mi) < 0)
             return -1;
         int32_t k = next;
-        if (k >= m->count || tags[k] != tag) {
+        if (k >= count || tags[k] != tag) {
             uint64_t number = tag >> 3;
             if (number == 0 || number > PB_MAX_NUMBER)
                 return pb_fail(cx, PBE_FIELD_ZERO, mi, -1, at);
@@ -521,20 +562,43 @@ static int pb_message(pb_ctx *cx, int32_t mi, const uint8_t *p, const uint8_t *e
             }
         }
         next = k + 1;
-        uint64_t *word = PB_SEEN(cx, base) + (k >> 6);
-        if (tags[k] == tag && !(ops[k] & PBO_SLOW) && !(*word & PB_BIT(k))) {
+        uint64_t bit = PB_BIT(k);
+        int fresh = !((wide ? PB_SEEN(cx, base)[k >> 6] : seen) & bit);
+        if (tags[k] == tag && !(ops[k] & PBO_SLOW) && fresh) {
             /* the fast path: a singular field, first seen, its wire type the expected one */
-            if (pb_value(cx, mi, m->first + k, &p, end) < 0)
+            const kw_pb_field *f = &fields[k];
+            if (pb_value(cx, mi, first + k, f, ops[k], &table[f->elem], &p, end) < 0)
                 return -1;
-            PB_SEEN(cx, base)[k >> 6] |= PB_BIT(k);
+            if (wide)
+                PB_SEEN(cx, base)[k >> 6] |= bit;
+            else
+                seen |= bit;
             continue;
         }
-        if (pb_field(cx, mi, k, base, (uint32_t)(tag & 7), &p, end, at) < 0)
+        uint64_t word = seen;
+        if (pb_field(cx, mi, k, wide ? NULL : &word, base, (uint32_t)(tag & 7), &p, end, at) < 0)
             return -1;
+        seen = word;
     }
-    if (pb_message_end(cx, mi, base, end) < 0)
+    if (pb_message_end(cx, mi, wide ? NULL : &seen, base, end) < 0)
         return -1;
     cx->seen_top = base;
+    return 0;
+}
+
+static int pb_message(pb_ctx *cx, int32_t mi, const uint8_t *p, const uint8_t *end) {
+    const kw_pb_message *m = &cx->prog->msgs[mi];
+    if (++cx->depth > PB_MAX_DEPTH)
+        return pb_fail(cx, PBE_DEPTH, mi, -1, p);
+    int rc;
+    if (m->kind == PBM_TIMESTAMP || m->kind == PBM_DURATION)
+        rc = pb_time(cx, mi, p, end);
+    else if (m->count <= 64)
+        rc = pb_fields(cx, mi, p, end, 0);
+    else
+        rc = pb_fields(cx, mi, p, end, 1);
+    if (rc < 0)
+        return -1;
     if (m->kind == PBM_STRUCT && kw_col_bit(&cx->table[m->col], 1) < 0)
         return pb_fail(cx, PBE_NOMEM, mi, -1, end);
     cx->depth--;
@@ -620,11 +684,14 @@ void kw_pb_release(kw_pb_program *prog) {
 }
 
 int kw_pb_decode(const kw_pb_program *prog, kw_col *table, const uint8_t *payload, size_t len,
-                 kw_pb_scratch *scratch, kw_pb_error *err) {
-    pb_ctx cx = {prog, table, payload, scratch, 0, err, 0};
+                 size_t readable, kw_pb_scratch *scratch, kw_pb_error *err) {
+    pb_ctx cx = {prog, table, payload, NULL, scratch, 0, err, 0};
     err->code = PBE_OK;
-    if (!payload)
+    if (!payload) {
         payload = pb_empty;
+        readable = 0;
+    }
     cx.start = payload;
+    cx.limit = payload + (readable > len ? readable : len);
     return pb_message(&cx, prog->root, payload, payload + len);
 }

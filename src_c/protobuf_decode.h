@@ -159,10 +159,11 @@ void kw_pb_scratch_free(kw_pb_scratch *s);
 ptrdiff_t kw_pb_message_indexes(const uint8_t *p, size_t len, int32_t *indexes, int32_t *count,
                                 kw_pb_error *err);
 
-/* Decodes one protobuf message (the payload after the indexes) into the table, appending
- * one row to the root message's column. On failure returns -1 with `err` filled; the caller
- * rolls the table back. */
+/* Decodes one protobuf message (the payload after the indexes, len bytes, with `readable`
+ * >= len bytes of memory readable from payload on: short strings are moved 16 bytes at a
+ * time) into the table, appending one row to the root message's column. On failure returns
+ * -1 with `err` filled; the caller rolls the table back. */
 int kw_pb_decode(const kw_pb_program *prog, kw_col *table, const uint8_t *payload, size_t len,
-                 kw_pb_scratch *scratch, kw_pb_error *err);
+                 size_t readable, kw_pb_scratch *scratch, kw_pb_error *err);
 
 #endif

@@ -7,6 +7,18 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Whether the n <= 16 bytes at p are ASCII, with 16 bytes readable at p: two loads and a
+ * mask, no loop (the bytes past n are read and ignored). */
+static inline int kw_ascii16(const uint8_t *p, size_t n) {
+    uint64_t w0, w1;
+    memcpy(&w0, p, 8);
+    memcpy(&w1, p + 8, 8);
+    unsigned bits = (unsigned)n * 8;
+    uint64_t m0 = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
+    uint64_t m1 = bits <= 64 ? 0 : ~0ULL >> (128 - bits);
+    return !(((w0 & m0) | (w1 & m1)) & 0x8080808080808080ULL);
+}
+
 /* UTF-8 as Arrow's string type requires it: no overlongs, no surrogates, <= U+10FFFF. */
 static inline int kw_utf8_ok(const uint8_t *p, size_t n) {
     size_t i = 0;

@@ -80,6 +80,7 @@ def decode(ColumnTable table, int32_t root_col, list programs, const uint8_t[::1
     cdef kw_avro_error err
     cdef const uint8_t *base = &data[0] if data.shape[0] else NULL
     cdef int nomem = 0
+    cdef int64_t rows
     table.reserve(root_col, n)
     try:
         with nogil:
@@ -90,10 +91,10 @@ def decode(ColumnTable table, int32_t root_col, list programs, const uint8_t[::1
                         nomem = 1
                         break
                     continue
-                kw_cols_mark(table.cols, table.n, table.marks)
+                rows = table.cols[root_col].length
                 if kw_avro_decode(progs[p], table.cols, base + starts[i],
                                   <size_t>(ends[i] - starts[i]), &err) < 0:
-                    kw_cols_rollback(table.cols, table.n, table.marks)
+                    kw_col_truncate(table.cols, root_col, rows)
                     if kw_col_null(table.cols, root_col) < 0:
                         nomem = 1
                         break

@@ -29,17 +29,13 @@ cdef extern from "arrow_columns.h":
         int32_t child0
         int32_t nchildren
 
-    ctypedef struct kw_col_mark:
-        pass
-
     enum:
         KWC_NULL, KWC_BOOL, KWC_FIXED, KWC_BINARY, KWC_STRUCT, KWC_LIST
 
     int kw_col_init(kw_col *col, int kind, int32_t width, int32_t child0, int32_t nchildren)
     int kw_col_null(kw_col *table, int32_t i) nogil
     int kw_cols_reserve(kw_col *table, int32_t i, int64_t rows) nogil
-    void kw_cols_mark(const kw_col *table, int32_t n, kw_col_mark *marks) nogil
-    void kw_cols_rollback(kw_col *table, int32_t n, const kw_col_mark *marks) nogil
+    void kw_col_truncate(kw_col *table, int32_t i, int64_t rows) nogil
     void kw_cols_free(kw_col *table, int32_t n)
 
 
@@ -77,7 +73,6 @@ cdef class ColumnTable:
     """Columns laid out as `layout` says: one (kind, width, child0, nchildren) a column, with
     its Arrow type in `types`; children of a column are consecutive entries."""
     cdef kw_col *cols
-    cdef kw_col_mark *marks
     cdef int32_t n
     cdef list types
 
@@ -85,8 +80,7 @@ cdef class ColumnTable:
         self.n = len(layout)
         self.types = types
         self.cols = <kw_col *>calloc(max(self.n, 1), sizeof(kw_col))
-        self.marks = <kw_col_mark *>calloc(max(self.n, 1), sizeof(kw_col_mark))
-        if self.cols == NULL or self.marks == NULL:
+        if self.cols == NULL:
             raise MemoryError()
         cdef int32_t i
         for i, (kind, width, child0, nchildren) in enumerate(layout):
@@ -97,7 +91,6 @@ cdef class ColumnTable:
         if self.cols != NULL:
             kw_cols_free(self.cols, self.n)
             free(self.cols)
-        free(self.marks)
 
     cdef object export(self, int32_t i):
         cdef kw_col *c = &self.cols[i]

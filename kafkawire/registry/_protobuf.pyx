@@ -48,7 +48,8 @@ cdef extern from "protobuf_decode.h":
     Py_ssize_t kw_pb_message_indexes(const uint8_t *p, size_t len, int32_t *indexes,
                                      int32_t *count, kw_pb_error *err) nogil
     int kw_pb_decode(const kw_pb_program *prog, kw_col *table, const uint8_t *payload,
-                     size_t len, kw_pb_scratch *scratch, kw_pb_error *err) nogil
+                     size_t len, size_t readable, kw_pb_scratch *scratch,
+                     kw_pb_error *err) nogil
 
 FIELD_SIZE = sizeof(kw_pb_field)
 MESSAGE_SIZE = sizeof(kw_pb_message)
@@ -175,6 +176,7 @@ def decode(ColumnTable table, int32_t root_col, list programs, const uint8_t[::1
     scratch.cap = 0
     cdef const uint8_t *base = &data[0] if data.shape[0] else NULL
     cdef int nomem = 0
+    cdef int64_t rows
     table.reserve(root_col, n)
     try:
         with nogil:
@@ -185,10 +187,11 @@ def decode(ColumnTable table, int32_t root_col, list programs, const uint8_t[::1
                         nomem = 1
                         break
                     continue
-                kw_cols_mark(table.cols, table.n, table.marks)
+                rows = table.cols[root_col].length
                 if kw_pb_decode(progs[p], table.cols, base + starts[i],
-                                <size_t>(ends[i] - starts[i]), &scratch, &err) < 0:
-                    kw_cols_rollback(table.cols, table.n, table.marks)
+                                <size_t>(ends[i] - starts[i]),
+                                <size_t>(data.shape[0] - starts[i]), &scratch, &err) < 0:
+                    kw_col_truncate(table.cols, root_col, rows)
                     if kw_col_null(table.cols, root_col) < 0:
                         nomem = 1
                         break

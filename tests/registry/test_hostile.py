@@ -73,3 +73,60 @@ def test_a_json_map_key_that_is_not_utf8_is_an_error_row():
     assert "not UTF-8" in decoded.errors[0].as_py()
     with pytest.raises(PayloadError, match="row 0: the JSON payload is not UTF-8"):
         decode_column(column, registry)
+
+
+def test_a_record_that_fails_anywhere_leaves_no_trace_in_the_columns():
+    # a failed record is undone from the root's row count alone (kw_col_truncate): cut a
+    # value with lists, maps, nested records and nulls at every byte, put it between two good
+    # ones, and the good rows and every buffer must be as if it had been null from the start
+    import io
+
+    import fastavro
+
+    schema = {
+        "type": "record",
+        "name": "R",
+        "fields": [
+            {
+                "name": "items",
+                "type": {
+                    "type": "array",
+                    "items": {
+                        "type": "record",
+                        "name": "Item",
+                        "fields": [
+                            {"name": "name", "type": "string"},
+                            {"name": "qty", "type": ["null", "long"]},
+                            {"name": "ok", "type": "boolean"},
+                        ],
+                    },
+                },
+            },
+            {"name": "attrs", "type": {"type": "map", "values": ["null", "string"]}},
+            {"name": "note", "type": ["null", "string"]},
+            {"name": "n", "type": "long"},
+        ],
+    }
+    value = {
+        "items": [
+            {"name": "a", "qty": None, "ok": True},
+            {"name": "bb", "qty": 7, "ok": False},
+            {"name": "ccc", "qty": None, "ok": True},
+        ],
+        "attrs": {"x": None, "y": "why"},
+        "note": None,
+        "n": 123456,
+    }
+    buf = io.BytesIO()
+    fastavro.schemaless_writer(buf, fastavro.parse_schema(schema), value)
+    payload = buf.getvalue()
+    good = framed(1, payload)
+    want = dict(value, attrs=list(value["attrs"].items()))
+    for cut in range(len(payload)):
+        column = pa.array([good, framed(1, payload[:cut]), good], pa.binary())
+        decoded = decode_column(column, avro(schema), on_error="null")
+        decoded.values.validate(full=True)
+        rows = decoded.values.to_pylist()
+        assert rows[1] is None and decoded.errors[1].as_py(), cut
+        assert rows[0] == want and rows[2] == want, cut
+        assert decoded.values.null_count == 1, cut
