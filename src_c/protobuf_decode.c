@@ -93,8 +93,12 @@ static inline int pb_length(pb_ctx *cx, const uint8_t **pp, const uint8_t *end, 
                             int32_t msg, int32_t field) {
     const uint8_t *at = *pp;
     uint64_t n;
-    if (pb_varint(cx, pp, end, &n, msg, field) < 0)
+    if (at < end && !(*at & 0x80)) { /* under 128 bytes: the usual length */
+        n = *at;
+        *pp = at + 1;
+    } else if (pb_varint(cx, pp, end, &n, msg, field) < 0) {
         return -1;
+    }
     if (n > (uint64_t)(end - *pp))
         return pb_fail(cx, PBE_LENGTH, msg, field, at);
     *out = (size_t)n;
@@ -163,6 +167,7 @@ static inline int pb_is_leaf(const kw_col *col) {
 }
 
 static int pb_message(pb_ctx *cx, int32_t mi, const uint8_t *p, const uint8_t *end);
+static int pb_time(pb_ctx *cx, int32_t mi, const uint8_t *p, const uint8_t *end);
 
 /* An enum value as its name (a number the enum does not have: its decimal digits). */
 static int pb_enum(pb_ctx *cx, const kw_pb_field *f, kw_col *col, int32_t v) {
@@ -277,6 +282,15 @@ static inline __attribute__((always_inline)) int pb_value(pb_ctx *cx, int32_t mi
             return pb_fail(cx, PBE_UTF8, mi, fi, s);
         rc = pb_binary(col, s, n);
         break;
+    }
+    case PBO_TIME: { /* a leaf, without pb_message's bookkeeping (its depth still counts) */
+        if (pb_length(cx, pp, end, &n, mi, fi) < 0)
+            return -1;
+        const uint8_t *s = *pp;
+        *pp = s + n;
+        if (cx->depth >= PB_MAX_DEPTH)
+            return pb_fail(cx, PBE_DEPTH, f->msg, -1, s);
+        return pb_time(cx, f->msg, s, s + n);
     }
     case PBO_MESSAGE: {
         if (pb_length(cx, pp, end, &n, mi, fi) < 0)
@@ -669,6 +683,11 @@ int kw_pb_prepare(kw_pb_program *prog, int32_t nfields) {
             [PBT_SFIXED64] = PBO_FIXED64, [PBT_SINT32] = PBO_SINT32,  [PBT_SINT64] = PBO_SINT64,
         };
         uint8_t op = f->type < sizeof(op_of) ? op_of[f->type] : 0;
+        if (op == PBO_MESSAGE) {
+            int32_t kind = prog->msgs[f->msg].kind;
+            if (kind == PBM_TIMESTAMP || kind == PBM_DURATION)
+                op = PBO_TIME;
+        }
         prog->ops[fi] = (uint8_t)((op ? op : PBO_GROUP) |
                                   ((f->flags & PBF_REPEATED) || f->oneof >= 0 ? PBO_SLOW : 0));
         prog->tags[fi] = (f->number << 3) | pb_wire_of(f->type);

@@ -93,6 +93,7 @@ enum kw_pb_op {
     PBO_STRING,
     PBO_BYTES,
     PBO_MESSAGE,
+    PBO_TIME, /* a google.protobuf.Timestamp or Duration message: one int64 */
     PBO_GROUP,
     PBO_SLOW = 0x80,
 };

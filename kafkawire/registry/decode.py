@@ -135,7 +135,7 @@ def frame(
     starts, magic, ids, single_id = scan_framing(
         data if len(data) else np.zeros(1, np.uint8), ext.starts, ext.ends, valid.view(np.uint8)
     )
-    ends = ext.ends.copy()
+    ends = np.ascontiguousarray(ext.ends)  # read only: no copy
     header_ids = _header_ids(headers, KEY_SCHEMA_HEADER if key else VALUE_SCHEMA_HEADER, n)
     if single_id >= 0 and not header_ids:  # the usual column: one schema id, every value
         return _Frames(data, starts, ends, np.zeros(n, np.int64), [("id", single_id)], {})
