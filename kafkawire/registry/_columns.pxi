@@ -130,19 +130,44 @@ cdef class ColumnTable:
         return self.n
 
 
+def single_schema_id(const uint8_t[::1] data, const int64_t[::1] value_starts,
+                     const int64_t[::1] value_ends, const uint8_t[::1] valid):
+    """The schema id of every value data[value_starts[i]:value_ends[i]] when all are magic 0
+    with one id (the usual column), else -1: a pass that only reads, so that the usual
+    column needs no scan_framing arrays."""
+    cdef Py_ssize_t n = valid.shape[0], i
+    cdef int64_t a, single = -1, id_
+    cdef const uint8_t *p
+    if n == 0:
+        return -1
+    with nogil:
+        for i in range(n):
+            a = value_starts[i]
+            if not valid[i] or value_ends[i] - a < 5 or data[a] != 0:
+                single = -1
+                break
+            p = &data[a]
+            id_ = (<int64_t>p[1] << 24) | (<int64_t>p[2] << 16) | (<int64_t>p[3] << 8) | p[4]
+            if i == 0:
+                single = id_
+            elif id_ != single:
+                single = -1
+                break
+    return single
+
+
 def scan_framing(const uint8_t[::1] data, const int64_t[::1] value_starts,
                  const int64_t[::1] value_ends, const uint8_t[::1] valid):
     """The registry framing of each value data[value_starts[i]:value_ends[i]]: (starts after
     the prefix, magic byte or -1 for a null or empty value, the 4-byte schema id of magic-0
-    values or -1, and the id every value has when all are magic 0 with one id, else -1).
-    Magic 0 needs 5 bytes, magic 1 (a GUID) 17: shorter values keep magic -2."""
+    values or -1). Magic 0 needs 5 bytes, magic 1 (a GUID) 17: shorter values keep magic -2."""
     cdef Py_ssize_t n = valid.shape[0], i
     starts = np.empty(n, np.int64)
     magic = np.empty(n, np.int16)
     ids = np.empty(n, np.int64)
     cdef int64_t[::1] s = starts, d = ids
     cdef int16_t[::1] m = magic
-    cdef int64_t a, length, single = -2
+    cdef int64_t a, length
     cdef const uint8_t *p
     with nogil:
         for i in range(n):
@@ -152,26 +177,18 @@ def scan_framing(const uint8_t[::1] data, const int64_t[::1] value_starts,
             d[i] = -1
             if not valid[i] or length < 1:
                 m[i] = -1
-                single = -1
                 continue
             p = &data[a]
             m[i] = p[0]
             if p[0] == 0:
                 if length < 5:
                     m[i] = -2
-                    single = -1
                     continue
                 d[i] = (<int64_t>p[1] << 24) | (<int64_t>p[2] << 16) | (<int64_t>p[3] << 8) | p[4]
                 s[i] = a + 5
-                if single == -2:
-                    single = d[i]
-                elif single != d[i]:
-                    single = -1
-            else:
-                single = -1
-                if p[0] == 1:
-                    if length < 17:
-                        m[i] = -2
-                        continue
-                    s[i] = a + 17
-    return starts, magic, ids, single if single >= 0 else -1
+            elif p[0] == 1:
+                if length < 17:
+                    m[i] = -2
+                    continue
+                s[i] = a + 17
+    return starts, magic, ids

@@ -37,14 +37,25 @@ class Program:
         root: int,
     ): ...
 
+def single_schema_id(
+    data: np.ndarray, value_starts: np.ndarray, value_ends: np.ndarray, valid: np.ndarray
+) -> int:
+    """The schema id of every value data[value_starts[i]:value_ends[i]] when all are magic 0
+    with one id (the usual column), else -1 (shared with the Avro module, _columns.pxi)."""
+
 def scan_framing(
     data: np.ndarray, value_starts: np.ndarray, value_ends: np.ndarray, valid: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The registry framing of each value data[value_starts[i]:value_ends[i]] (shared with
     the Avro module, _columns.pxi): (starts after the prefix, magic byte or -1 for a null or
-    empty value, the 4-byte schema id of magic-0 values or -1, and the id every value has
-    when all are magic 0 with one id, else -1). Magic 0 needs 5 bytes, magic 1 (a GUID) 17:
-    shorter values keep magic -2."""
+    empty value, the 4-byte schema id of magic-0 values or -1). Magic 0 needs 5 bytes, magic
+    1 (a GUID) 17: shorter values keep magic -2."""
+
+def first_message_everywhere(
+    data: np.ndarray, starts: np.ndarray, ends: np.ndarray, keys: np.ndarray
+) -> bool:
+    """Whether every row with keys[i] >= 0 starts with the message indexes [0] (one zero
+    byte): the usual column, which then needs no message_indexes arrays."""
 
 def message_indexes(
     data: np.ndarray, starts: np.ndarray, ends: np.ndarray, keys: np.ndarray

@@ -91,6 +91,21 @@ cdef class Program:
         kw_pb_release(&self.prog)
 
 
+def first_message_everywhere(const uint8_t[::1] data, const int64_t[::1] starts,
+                             const int64_t[::1] ends, const int64_t[::1] keys):
+    """Whether every row with keys[i] >= 0 starts with the message indexes [0] (one zero
+    byte): the usual column, which then needs no message_indexes arrays."""
+    cdef Py_ssize_t n = keys.shape[0], i
+    cdef const uint8_t *base = &data[0] if data.shape[0] else NULL
+    cdef bint every = True
+    with nogil:
+        for i in range(n):
+            if keys[i] >= 0 and (starts[i] >= ends[i] or base[starts[i]] != 0):
+                every = False
+                break
+    return every
+
+
 def message_indexes(const uint8_t[::1] data, const int64_t[::1] starts,
                     const int64_t[::1] ends, const int64_t[::1] keys):
     """Reads each framed row's message indexes (rows with keys[i] < 0 are passed over).

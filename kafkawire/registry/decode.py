@@ -127,18 +127,21 @@ def frame(
     column: pa.Array | _Extents, headers: pa.Array | None = None, *, key: bool = False
 ) -> _Frames:
     """Reads the framing of every value (see the module docstring)."""
-    from kafkawire.registry._avro import scan_framing
+    from kafkawire.registry._avro import scan_framing, single_schema_id
 
     ext = column if isinstance(column, _Extents) else _binary_parts(column)
     data, valid = ext.data, ext.valid
     n = len(valid)
-    starts, magic, ids, single_id = scan_framing(
-        data if len(data) else np.zeros(1, np.uint8), ext.starts, ext.ends, valid.view(np.uint8)
-    )
+    if not len(data):
+        data = np.zeros(1, np.uint8)
     ends = np.ascontiguousarray(ext.ends)  # read only: no copy
     header_ids = _header_ids(headers, KEY_SCHEMA_HEADER if key else VALUE_SCHEMA_HEADER, n)
-    if single_id >= 0 and not header_ids:  # the usual column: one schema id, every value
-        return _Frames(data, starts, ends, np.zeros(n, np.int64), [("id", single_id)], {})
+    single_id = -1 if header_ids else single_schema_id(data, ext.starts, ends, valid.view(np.uint8))
+    if single_id >= 0:  # the usual column: one schema id, every value
+        starts = ext.starts + 5
+        return _Frames(ext.data, starts, ends, np.zeros(n, np.int64), [("id", single_id)], {})
+    starts, magic, ids = scan_framing(data, ext.starts, ends, valid.view(np.uint8))
+    data = ext.data
     lengths = ends - ext.starts
     keys = np.full(n, -2, dtype=np.int64)
     keys[~valid] = -1

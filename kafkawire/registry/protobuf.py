@@ -500,9 +500,16 @@ def decode_frames(registry, reader_schema, writers: list, frames, keys: np.ndarr
     in_payload = keys.copy()
     if tails:
         in_payload[list(tails)] = -1
-    starts, counts, indexes, codes, offsets = _protobuf.message_indexes(
-        data, frames.starts, frames.ends, in_payload
-    )
+    if not tails and _protobuf.first_message_everywhere(data, frames.starts, frames.ends, keys):
+        # every message is the schema's first (indexes [0], one zero byte): no arrays a row
+        starts = frames.starts + 1  # (rows not decoded have keys < 0: their start is unused)
+        counts = np.broadcast_to(np.int32(1), keys.shape)
+        indexes = np.broadcast_to(np.int32(0), (len(keys), 1))
+        codes = offsets = np.broadcast_to(np.int32(0), keys.shape)
+    else:
+        starts, counts, indexes, codes, offsets = _protobuf.message_indexes(
+            data, frames.starts, frames.ends, in_payload
+        )
     if tails:
         counts, indexes, codes, offsets = _header_indexes(
             tails, frames.starts, starts, counts, indexes, codes, offsets
