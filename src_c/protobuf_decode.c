@@ -564,7 +564,8 @@ static inline __attribute__((always_inline)) int pb_fields(pb_ctx *cx, int32_t m
         if (pb_tag(cx, &p, end, &tag, mi) < 0)
             return -1;
         int32_t k = next;
-        if (k >= count || tags[k] != tag) {
+        int expected = k < count && tags[k] == tag; /* the field, its wire type expected */
+        if (!expected) {
             uint64_t number = tag >> 3;
             if (number == 0 || number > PB_MAX_NUMBER)
                 return pb_fail(cx, PBE_FIELD_ZERO, mi, -1, at);
@@ -574,11 +575,12 @@ static inline __attribute__((always_inline)) int pb_fields(pb_ctx *cx, int32_t m
                     return -1;
                 continue;
             }
+            expected = tags[k] == tag;
         }
         next = k + 1;
         uint64_t bit = PB_BIT(k);
         int fresh = !((wide ? PB_SEEN(cx, base)[k >> 6] : seen) & bit);
-        if (tags[k] == tag && !(ops[k] & PBO_SLOW) && fresh) {
+        if (expected && !(ops[k] & PBO_SLOW) && fresh) {
             /* the fast path: a singular field, first seen, its wire type the expected one */
             const kw_pb_field *f = &fields[k];
             if (pb_value(cx, mi, first + k, f, ops[k], &table[f->elem], &p, end) < 0)

@@ -132,14 +132,16 @@ cdef class ColumnTable:
 
 def single_schema_id(const uint8_t[::1] data, const int64_t[::1] value_starts,
                      const int64_t[::1] value_ends, const uint8_t[::1] valid):
-    """The schema id of every value data[value_starts[i]:value_ends[i]] when all are magic 0
-    with one id (the usual column), else -1: a pass that only reads, so that the usual
-    column needs no scan_framing arrays."""
+    """(the schema id of every value data[value_starts[i]:value_ends[i]] when all are magic 0
+    with one id (the usual column), else -1; whether every value's byte after the id is a
+    0, Protobuf's message indexes [0]): a pass that only reads, so that the usual column
+    needs no scan_framing or message_indexes arrays."""
     cdef Py_ssize_t n = valid.shape[0], i
     cdef int64_t a, single = -1, id_
     cdef const uint8_t *p
+    cdef bint zero_after = True
     if n == 0:
-        return -1
+        return -1, False
     with nogil:
         for i in range(n):
             a = value_starts[i]
@@ -148,12 +150,13 @@ def single_schema_id(const uint8_t[::1] data, const int64_t[::1] value_starts,
                 break
             p = &data[a]
             id_ = (<int64_t>p[1] << 24) | (<int64_t>p[2] << 16) | (<int64_t>p[3] << 8) | p[4]
+            zero_after = zero_after and value_ends[i] - a > 5 and p[5] == 0
             if i == 0:
                 single = id_
             elif id_ != single:
                 single = -1
                 break
-    return single
+    return single, zero_after and single >= 0
 
 
 def scan_framing(const uint8_t[::1] data, const int64_t[::1] value_starts,

@@ -39,9 +39,10 @@ class Program:
 
 def single_schema_id(
     data: np.ndarray, value_starts: np.ndarray, value_ends: np.ndarray, valid: np.ndarray
-) -> int:
-    """The schema id of every value data[value_starts[i]:value_ends[i]] when all are magic 0
-    with one id (the usual column), else -1 (shared with the Avro module, _columns.pxi)."""
+) -> tuple[int, bool]:
+    """(the schema id of every value data[value_starts[i]:value_ends[i]] when all are magic
+    0 with one id (the usual column), else -1; whether every value's byte after the id is a
+    0, Protobuf's message indexes [0]) (shared with the Avro module, _columns.pxi)."""
 
 def scan_framing(
     data: np.ndarray, value_starts: np.ndarray, value_ends: np.ndarray, valid: np.ndarray

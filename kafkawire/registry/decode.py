@@ -63,6 +63,9 @@ class _Frames:
     # row -> the bytes after the id or GUID of a schema-id header (Protobuf's message indexes
     # travel there when the id does)
     header_tails: dict[int, bytes] = field(default_factory=dict)
+    # every payload's first byte is 0 (Protobuf: the message indexes [0]), as the framing
+    # scan saw in passing
+    zero_first: bool = False
 
 
 @dataclass
@@ -136,10 +139,15 @@ def frame(
         data = np.zeros(1, np.uint8)
     ends = np.ascontiguousarray(ext.ends)  # read only: no copy
     header_ids = _header_ids(headers, KEY_SCHEMA_HEADER if key else VALUE_SCHEMA_HEADER, n)
-    single_id = -1 if header_ids else single_schema_id(data, ext.starts, ends, valid.view(np.uint8))
+    single_id, zero_first = (
+        (-1, False)
+        if header_ids
+        else single_schema_id(data, ext.starts, ends, valid.view(np.uint8))
+    )
     if single_id >= 0:  # the usual column: one schema id, every value
         starts = ext.starts + 5
-        return _Frames(ext.data, starts, ends, np.zeros(n, np.int64), [("id", single_id)], {})
+        keys = np.zeros(n, np.int64)
+        return _Frames(ext.data, starts, ends, keys, [("id", single_id)], {}, {}, zero_first)
     starts, magic, ids = scan_framing(data, ext.starts, ends, valid.view(np.uint8))
     data = ext.data
     lengths = ends - ext.starts

@@ -500,7 +500,10 @@ def decode_frames(registry, reader_schema, writers: list, frames, keys: np.ndarr
     in_payload = keys.copy()
     if tails:
         in_payload[list(tails)] = -1
-    if not tails and _protobuf.first_message_everywhere(data, frames.starts, frames.ends, keys):
+    if not tails and (
+        getattr(frames, "zero_first", False)
+        or _protobuf.first_message_everywhere(data, frames.starts, frames.ends, keys)
+    ):
         # every message is the schema's first (indexes [0], one zero byte): no arrays a row
         starts = frames.starts + 1  # (rows not decoded have keys < 0: their start is unused)
         counts = np.broadcast_to(np.int32(1), keys.shape)

@@ -524,6 +524,32 @@ def test_record_view_decode_values_and_keys(files):
     ]
 
 
+@pytest.mark.parametrize("compression", ["lz4", "gzip"])
+def test_decode_values_in_place_equals_a_gathered_column(files, compression):
+    # decode_values reads the values where they are when the view's batches share one
+    # buffer (the input, or one decompressed slab), else gathers them: both as decode_column
+    from kafkawire.records.arrow import binary_field
+
+    sid = files(V1)
+    parts = []
+    for b in range(4):
+        builder = BatchBuilder(compression=compression if b % 2 else None, base_offset=b * 3)
+        for i in range(3):
+            value = {"id": b * 3 + i, "name": "n" * i, "old": "", "kind": "A", "score": 0.5}
+            builder.append(value=None if i == 1 else frame(sid, avro_bytes(V1, value)))
+        parts.append(builder.build())
+    mixed = decode_records(b"".join(parts))
+    plain = decode_records(parts[0] + parts[2])
+    packed = decode_records(parts[1])
+    for view in (mixed, mixed[2:10], mixed[4:5], plain, plain[1:4], packed, packed[1:]):
+        want = decode_column(binary_field(view, "value"), files.client).values
+        got = view.decode_values(files.client)
+        assert got.equals(want)
+        assert got.to_pylist() == want.to_pylist()
+    assert plain._extents(False) is not None and packed._extents(False) is not None
+    assert mixed._extents(False) is None  # several buffers: gathered
+
+
 @pytest.mark.interop
 def test_consumer_value_deserializer(broker, files):
     from kafkawire import Client, Consumer, Producer
