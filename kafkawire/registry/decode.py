@@ -255,7 +255,7 @@ def decode_column(
     if on_error == "raise" and frames.errors:
         row = min(frames.errors)
         raise PayloadError(f"row {row}: {frames.errors[row]}", offset=0, field="framing")
-    keys = frames.keys.copy()
+    keys = frames.keys  # copied before a change (most columns have none)
     errors = dict(frames.errors)
     writers = []
     for k, ref in enumerate(frames.schemas):
@@ -270,6 +270,7 @@ def decode_column(
             rows = np.flatnonzero(keys == k)
             for row in rows:
                 errors[int(row)] = str(exc)  # names the id or GUID and the registry
+            keys = keys.copy()
             keys[rows] = -2
     if isinstance(reader_schema, int):
         reader_schema = registry.schema_by_id(reader_schema)
@@ -293,6 +294,7 @@ def decode_column(
                 errors[int(row)] = (
                     f"schema {_name(frames.schemas[k])} is {w.schema_type}, not {kind}"
                 )
+            keys = keys.copy()
             keys[rows] = -2
     decoder = _decoder(kind)
     values, failed = decoder(registry, reader_schema, writers, frames, keys)
@@ -418,13 +420,14 @@ def _decode_avro(registry, reader: Schema, writers: list, frames: _Frames, keys:
     from kafkawire.registry import _avro, avro
 
     rparsed, rnamed = avro_named(registry, reader)
-    used = sorted({int(k) for k in np.unique(keys) if k >= 0})
+    # the writer schemas present (keys are small: a count, not a sort of the column)
+    used = np.flatnonzero(np.bincount(np.maximum(keys, -1) + 1)[1:]).tolist()
     parsed = [avro_named(registry, writers[k]) for k in used]
     compiled = avro.compile_programs(rparsed, rnamed, parsed)
     program_of = np.full(len(writers) + 2, -1, dtype=np.int32)
     for p, k in enumerate(used):
         program_of[k] = p
-    which = np.where(keys >= 0, program_of[np.maximum(keys, 0)], -1).astype(np.int32)
+    which = program_of[keys]  # keys -1 and -2 index program_of's last two entries: -1
     table = _avro.ColumnTable(compiled.layout.kinds, compiled.layout.types)
     data = frames.data if len(frames.data) else np.zeros(1, np.uint8)
     rows, codes, nodes, offsets = _avro.decode(

@@ -495,10 +495,11 @@ def decode_frames(registry, reader_schema, writers: list, frames, keys: np.ndarr
     from kafkawire.registry import _protobuf
 
     data = frames.data if len(frames.data) else np.zeros(1, np.uint8)
-    keys = np.ascontiguousarray(keys, dtype=np.int64).copy()
+    keys = np.ascontiguousarray(keys, dtype=np.int64)  # copied below before any change
     tails = {r: t for r, t in getattr(frames, "header_tails", {}).items() if keys[r] >= 0}
-    in_payload = keys.copy()
+    in_payload = keys
     if tails:
+        in_payload = keys.copy()
         in_payload[list(tails)] = -1
     if not tails and (
         getattr(frames, "zero_first", False)
@@ -518,7 +519,10 @@ def decode_frames(registry, reader_schema, writers: list, frames, keys: np.ndarr
             tails, frames.starts, starts, counts, indexes, codes, offsets
         )
     failed: dict[int, str] = {}
-    for row in np.flatnonzero(codes).tolist():
+    bad_indexes = np.flatnonzero(codes).tolist()
+    if bad_indexes:
+        keys = keys.copy()
+    for row in bad_indexes:
         text = ERROR_TEXT.get(int(codes[row]), f"error {codes[row]}")
         where = "in the schema id header" if row in tails else "after the schema id"
         failed[row] = f"{text} (message indexes, byte {int(offsets[row])} {where})"
@@ -538,26 +542,33 @@ def decode_frames(registry, reader_schema, writers: list, frames, keys: np.ndarr
                     loaded[k] = exc
         return loaded[k]
 
-    rows = np.flatnonzero(keys >= 0)
-    every = len(rows) == len(keys)  # no row left out: no need to select them
+    good = keys >= 0
+    every = bool(good.all())  # no row left out: no need to select them
+    rows = np.flatnonzero(good) if not every else None
+    n_rows = len(keys) if every else len(rows)
 
     def at_rows(a: np.ndarray) -> np.ndarray:
         return a if every else a[rows]
 
     combos: list[tuple[int, tuple]] = []
     inverse = np.zeros(0, np.int64)
-    if len(rows):
-        r0 = rows[0]
+    if n_rows:
+        r0 = 0 if every else int(rows[0])
         if (
             (at_rows(keys) == keys[r0]).all()
             and (at_rows(counts) == counts[r0]).all()
             and (at_rows(indexes) == indexes[r0]).all()
         ):  # the usual column: one schema, one message
-            inverse = np.zeros(len(rows), np.int64)
+            inverse = np.zeros(n_rows, np.int64)
             combos.append((int(keys[r0]), tuple(int(x) for x in indexes[r0, : counts[r0]])))
         else:
             table = np.concatenate(
-                [keys[rows, None], counts[rows, None].astype(np.int64), indexes[rows]], axis=1
+                [
+                    at_rows(keys)[:, None],
+                    at_rows(counts)[:, None].astype(np.int64),
+                    at_rows(indexes),
+                ],
+                axis=1,
             )
             uniq, first, inverse = np.unique(table, axis=0, return_index=True, return_inverse=True)
             inverse = inverse.reshape(-1)
@@ -610,10 +621,11 @@ def decode_frames(registry, reader_schema, writers: list, frames, keys: np.ndarr
     which = np.full(len(keys), -1, np.int32)
     if len(combos) == 1 and every:
         which[:] = which_of[0]
-    elif len(rows):
-        which[rows] = which_of[inverse]
+    elif n_rows:
+        which[slice(None) if every else rows] = which_of[inverse]
     for u, text in combo_error.items():
-        for row in rows[inverse == u].tolist():
+        hit = np.flatnonzero(inverse == u)
+        for row in (hit if every else rows[hit]).tolist():
             failed[row] = text
 
     table = _protobuf.ColumnTable(compiled.layout.kinds, compiled.layout.types)
