@@ -314,6 +314,14 @@ static inline int kw_cols_reserve(kw_col *table, int32_t i, int64_t rows) {
     }
 }
 
+/* A bitmap cut to `rows` bits (the bits past them cleared: appends only set bits). */
+static inline void kw_bits_truncate(kw_buf *b, int64_t rows) {
+    size_t bytes = (size_t)((rows + 7) >> 3);
+    b->len = bytes;
+    if (rows & 7)
+        b->p[bytes - 1] &= (uint8_t)((1u << (rows & 7)) - 1);
+}
+
 /* Undoes the rows of column i past its first `rows` and, below it, the rows of its children
  * past theirs (a struct's children have its rows; a list's child has the elements its first
  * `rows` rows hold): what a record that failed appended, found from the row count alone, so
@@ -333,19 +341,12 @@ static void kw_col_truncate(kw_col *table, int32_t i, int64_t rows) {
         for (int64_t r = rows; r < col->length; r++)
             if (!(col->validity.p[r >> 3] & (1u << (r & 7))))
                 col->null_count--;
-        size_t bytes = (size_t)((rows + 7) >> 3);
-        col->validity.len = bytes;
-        if (rows & 7)
-            col->validity.p[bytes - 1] &= (uint8_t)((1u << (rows & 7)) - 1);
+        kw_bits_truncate(&col->validity, rows);
     }
     switch (col->kind) {
-    case KWC_BOOL: {
-        size_t bytes = (size_t)((rows + 7) >> 3);
-        col->values.len = bytes;
-        if (rows & 7)
-            col->values.p[bytes - 1] &= (uint8_t)((1u << (rows & 7)) - 1);
+    case KWC_BOOL:
+        kw_bits_truncate(&col->values, rows);
         break;
-    }
     case KWC_FIXED:
         col->values.len = (size_t)rows * (size_t)col->width;
         break;

@@ -126,42 +126,6 @@ static inline uint32_t pb_wire_of(uint8_t type) {
     }
 }
 
-/* Takes back the last row of a leaf column (a valid value appended for the current row). */
-static void pb_col_pop(kw_col *col) {
-    int64_t row = col->length - 1;
-    uint8_t keep = (uint8_t)~(1u << (row & 7));
-    switch (col->kind) {
-    case KWC_FIXED:
-        col->values.len -= (size_t)col->width;
-        break;
-    case KWC_BINARY:
-        col->values.len -= 4;
-        col->data.len = (size_t)kw_col_last_offset(col);
-        break;
-    case KWC_BOOL:
-        col->values.p[row >> 3] &= keep;
-        if ((row & 7) == 0)
-            col->values.len--;
-        break;
-    default:
-        break;
-    }
-    if (col->bitmap) {
-        col->validity.p[row >> 3] &= keep;
-        if ((row & 7) == 0)
-            col->validity.len--;
-    }
-    col->length = row;
-}
-
-/* kw_col_binary, except that an empty value copies nothing (memcpy into a column's data
- * buffer that is still NULL is undefined even for 0 bytes). */
-static inline int pb_binary(kw_col *col, const uint8_t *p, size_t n) {
-    if (n == 0)
-        return kw_col_push_offset(col, (int64_t)col->data.len) < 0 ? -1 : kw_col_bit(col, 1);
-    return kw_col_binary(col, p, n);
-}
-
 static inline int pb_is_leaf(const kw_col *col) {
     return col->kind == KWC_FIXED || col->kind == KWC_BINARY || col->kind == KWC_BOOL;
 }
@@ -183,7 +147,7 @@ static int pb_enum(pb_ctx *cx, const kw_pb_field *f, kw_col *col, int32_t v) {
     if (lo < f->b && nums[lo] == v) {
         int32_t s = cx->prog->enum_names[f->a + lo];
         const int32_t *so = cx->prog->name_offsets;
-        return pb_binary(col, cx->prog->names + so[s], (size_t)(so[s + 1] - so[s]));
+        return kw_col_binary(col, cx->prog->names + so[s], (size_t)(so[s + 1] - so[s]));
     }
     char buf[16];
     int n = 0, neg = v < 0;
@@ -198,7 +162,7 @@ static int pb_enum(pb_ctx *cx, const kw_pb_field *f, kw_col *col, int32_t v) {
         buf[k++] = '-';
     while (n)
         buf[k++] = tmp[--n];
-    return pb_binary(col, (const uint8_t *)buf, (size_t)k);
+    return kw_col_binary(col, (const uint8_t *)buf, (size_t)k);
 }
 
 /* One value of field `fi` (f, its op; its wire type checked by the caller), appended to its
@@ -280,7 +244,7 @@ static inline __attribute__((always_inline)) int pb_value(pb_ctx *cx, int32_t mi
         }
         if (is_string && !kw_utf8_ok(s, n))
             return pb_fail(cx, PBE_UTF8, mi, fi, s);
-        rc = pb_binary(col, s, n);
+        rc = kw_col_binary(col, s, n);
         break;
     }
     case PBO_TIME: { /* a leaf, without pb_message's bookkeeping (its depth still counts) */
@@ -318,11 +282,11 @@ static int pb_default(pb_ctx *cx, int32_t mi, int32_t fi, const uint8_t *at) {
         break;
     case PBT_STRING:
     case PBT_BYTES:
-        rc = pb_binary(col, pb_empty, 0);
+        rc = kw_col_binary(col, pb_empty, 0);
         break;
     case PBT_ENUM: {
         const int32_t *so = cx->prog->name_offsets;
-        rc = pb_binary(col, cx->prog->names + so[f->c], (size_t)(so[f->c + 1] - so[f->c]));
+        rc = kw_col_binary(col, cx->prog->names + so[f->c], (size_t)(so[f->c + 1] - so[f->c]));
         break;
     }
     default: {
@@ -430,7 +394,7 @@ static __attribute__((noinline)) int pb_field(pb_ctx *cx, int32_t mi, int32_t k,
         /* last one wins: take back the value appended for this row */
         if (!pb_is_leaf(col))
             return pb_fail(cx, PBE_DUPLICATE, mi, fi, at);
-        pb_col_pop(col);
+        kw_col_truncate(cx->table, f->elem, col->length - 1);
     } else if (f->oneof >= 0) {
         /* a oneof holds one member: the one set before is cleared */
         for (int32_t j = 0; j < m->count; j++) {
@@ -440,7 +404,7 @@ static __attribute__((noinline)) int pb_field(pb_ctx *cx, int32_t mi, int32_t k,
             kw_col *gcol = &cx->table[g->elem];
             if (!pb_is_leaf(gcol))
                 return pb_fail(cx, PBE_ONEOF, mi, fi, at);
-            pb_col_pop(gcol);
+            kw_col_truncate(cx->table, g->elem, gcol->length - 1);
             seen[j >> 6] &= ~PB_BIT(j);
         }
     }
