@@ -23,3 +23,15 @@ def zstd_decoder(request) -> str:
     assert _codecs.use_libzstd(request.param == "libzstd") == (request.param == "libzstd")
     yield request.param
     _codecs.use_libzstd(was)
+
+
+@pytest.fixture(scope="session")
+def mock_cluster():
+    """librdkafka's mock cluster, 3 brokers, for the whole test session (tests/support/
+    mock_cluster.py): tests make topics of their own names and undo the faults they inject."""
+    from tests.support.mock_cluster import MockCluster
+
+    cluster = MockCluster(3)
+    cluster.set_initial_rebalance_delay(0)
+    yield cluster
+    cluster.close()

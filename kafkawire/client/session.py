@@ -29,7 +29,7 @@ from kafkawire.errors import CorruptError, DecodeError
 from kafkawire.protocol import messages as m
 from kafkawire.protocol._codec import decode_response, encode_request
 from kafkawire.protocol._generated_messages import ApiKey
-from kafkawire.protocol.error_codes import BrokerError, raise_for_code
+from kafkawire.protocol.error_codes import BrokerError, ErrorCode, raise_for_code
 from kafkawire.protocol.framing import FrameReader
 from kafkawire.protocol.versions import (
     choose_version,
@@ -324,8 +324,10 @@ class BrokerSession:
             except (AuthenticationError, BrokerConnectionError) as exc:
                 return self._fail_all(exc)
         try:
+            # trailing zeros: librdkafka's mock repeats the empty tag section of some flexible
+            # answers; Java's client and librdkafka read a response and ignore what follows
             _, response = decode_response(
-                frame, api_key=pending.api_key, api_version=pending.version
+                frame, api_key=pending.api_key, api_version=pending.version, trailing_zeros=True
             )
         except DecodeError as exc:  # one bad answer: the frames around it are intact
             return [(pending.token, None, exc)]
@@ -333,11 +335,12 @@ class BrokerSession:
         return [(pending.token, response, None)]
 
     def _handshake_answer(self, frame: bytes, version: int) -> list[Completion]:
-        _, response, got = decode_api_versions_response(frame, version)
-        if got != version:  # the downgrade answer: ask again at a version both speak
-            self._handshake_version = retry_version(response)
-            if self._handshake_version == version:
+        _, response, _ = decode_api_versions_response(frame, version)
+        if response.error_code == ErrorCode.UNSUPPORTED_VERSION:
+            # the downgrade answer: ask again at a version both speak
+            if version == 0:
                 raise NotKafkaError(f"{self.address} refused every ApiVersions version")
+            self._handshake_version = retry_version(response, version)
             self._send_api_versions()
             return []
         try:

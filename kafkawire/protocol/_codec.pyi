@@ -33,12 +33,19 @@ def decode_request(frame: Buffer, *, size_prefix: bool = False) -> tuple[Request
     """
 
 def decode_response(
-    frame: Buffer, *, api_key: int, api_version: int, size_prefix: bool = False
+    frame: Buffer,
+    *,
+    api_key: int,
+    api_version: int,
+    size_prefix: bool = False,
+    trailing_zeros: bool = False,
 ) -> tuple[ResponseHeader, Message]:
     """(ResponseHeader, message) from one response frame.
 
     :param size_prefix: True when the frame starts with its int32 size, as
         :func:`encode_response` writes it by default; the size must count the rest exactly.
+    :param trailing_zeros: accept zero bytes after the message (empty tag sections that
+        librdkafka's mock broker writes twice); any other byte left over is an error.
     """
 
 def encode(msg: Message, *, version: int, drop_unsupported: bool = False) -> bytes: ...

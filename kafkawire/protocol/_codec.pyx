@@ -489,7 +489,10 @@ cdef object _read(Reader r, Plan plan, str root):
             PyGC_Enable()
 
 
-cdef int _check_end(Reader r, str root) except -1:
+cdef int _check_end(Reader r, str root, bint trailing_zeros=False) except -1:
+    if trailing_zeros:
+        while r.p != r.end and r.p[0] == 0:
+            r.p += 1
     if r.p != r.end:
         raise CorruptError(
             f"{r.end - r.p} bytes left over after the message", offset=r.offset(), field=root
@@ -619,22 +622,26 @@ cdef tuple _decode_request(frame, bint size_prefix):
     return header, msg
 
 
-def decode_response(frame, *, int api_key, int api_version, bint size_prefix=False):
+def decode_response(frame, *, int api_key, int api_version, bint size_prefix=False,
+                    bint trailing_zeros=False):
     """(ResponseHeader, message) from one response frame; ``size_prefix=True`` when the
-    frame starts with its int32 size (as encode_response writes it by default)."""
+    frame starts with its int32 size (as encode_response writes it by default);
+    ``trailing_zeros=True`` accepts zero bytes after the message (empty tag sections that
+    librdkafka's mock broker writes twice), any other byte left over is still an error."""
     cls = RESPONSES.get(api_key)
     if cls is None:
         raise UnsupportedError(f"unknown API key {api_key}")
     cdef Plan plan = message_plan(cls, api_version)
     try:
-        return _decode_response(frame, cls, plan, api_version, size_prefix)
+        return _decode_response(frame, cls, plan, api_version, size_prefix, trailing_zeros)
     except DecodeError as exc:
         if size_prefix:
             raise
         raise _prefix_hint(frame, exc) from None
 
 
-cdef tuple _decode_response(frame, cls, Plan plan, int api_version, bint size_prefix):
+cdef tuple _decode_response(frame, cls, Plan plan, int api_version, bint size_prefix,
+                            bint trailing_zeros):
     cdef int hv = response_header_version(cls, api_version)
     cdef Reader r = Reader(frame)
     if size_prefix:
@@ -642,7 +649,7 @@ cdef tuple _decode_response(frame, cls, Plan plan, int api_version, bint size_pr
     header = _read(r, get_plan(ResponseHeader, hv, hv >= 1), "ResponseHeader")
     name = cls.__qualname__
     msg = _read(r, plan, name)
-    _check_end(r, name)
+    _check_end(r, name, trailing_zeros)
     return header, msg
 
 

@@ -3,8 +3,9 @@
 A client opens a connection with an ApiVersionsRequest at the newest version it knows. A broker
 that does not know that version answers UNSUPPORTED_VERSION (35) with a version 0 body that lists
 only ApiVersions (key 18) and its range, and the client asks again at a version in that range
-(KIP-511). ``decode_api_versions_response`` reads either answer; ``downgrade_response`` writes
-the broker's side of it for mock brokers and proxies.
+(KIP-511); other brokers write that answer differently (below). ``decode_api_versions_response``
+reads every such answer; ``downgrade_response`` writes the broker's side of it for mock brokers
+and proxies.
 """
 
 from __future__ import annotations
@@ -12,9 +13,14 @@ from __future__ import annotations
 import struct
 from collections.abc import Mapping
 
-from kafkawire.errors import CorruptError, TruncatedError
+from kafkawire.errors import DecodeError, TruncatedError
 from kafkawire.protocol._codec import decode_response, encode_response
-from kafkawire.protocol._generated_messages import REQUESTS, ApiKey, ApiVersionsResponse
+from kafkawire.protocol._generated_messages import (
+    REQUESTS,
+    ApiKey,
+    ApiVersionsResponse,
+    ResponseHeader,
+)
 from kafkawire.protocol.error_codes import ErrorCode, UnsupportedVersionError
 
 _API_VERSIONS = int(ApiKey.API_VERSIONS)
@@ -77,9 +83,13 @@ def decode_api_versions_response(frame, requested_version: int):
     """(ResponseHeader, ApiVersionsResponse, version decoded) for an answer to an
     ApiVersionsRequest sent at ``requested_version``; ``frame`` has no size prefix.
 
-    A broker that does not speak ``requested_version`` answers error 35 with a version 0
-    body; that body is decoded at version 0 and the caller retries at
-    ``retry_version(response)``.
+    A broker that does not speak ``requested_version`` answers UNSUPPORTED_VERSION (35). Kafka
+    writes that answer as a version 0 body; librdkafka's mock broker writes it in the layout of
+    the version asked (a compact array from version 3 on). The body is read at version 0, then
+    at the version asked; where neither reads, the answer counts as a downgrade answer that
+    names no range, and the caller retries at ``retry_version(response, requested_version)``
+    (version 0), as librdkafka and Java's client do. Only a frame too short to hold the error
+    code is an error.
     """
     if len(frame) < _HEAD.size:
         raise TruncatedError(
@@ -87,23 +97,33 @@ def decode_api_versions_response(frame, requested_version: int):
             offset=len(frame),
             field="ApiVersionsResponse.error_code",
         )
-    _, error_code = _HEAD.unpack_from(frame, 0)
-    version = 0 if error_code == ErrorCode.UNSUPPORTED_VERSION else requested_version
-    header, response = decode_response(frame, api_key=_API_VERSIONS, api_version=version)
-    return header, response, version
+    correlation_id, error_code = _HEAD.unpack_from(frame, 0)
+    if error_code != ErrorCode.UNSUPPORTED_VERSION:
+        header, response = decode_response(
+            frame, api_key=_API_VERSIONS, api_version=requested_version
+        )
+        return header, response, requested_version
+    for version in dict.fromkeys((0, requested_version)):
+        try:
+            header, response = decode_response(frame, api_key=_API_VERSIONS, api_version=version)
+        except DecodeError:
+            continue
+        if _API_VERSIONS in broker_versions(response):
+            return header, response, version
+    header = ResponseHeader(correlation_id=correlation_id)
+    return header, ApiVersionsResponse(error_code=error_code), 0
 
 
-def retry_version(response: ApiVersionsResponse) -> int:
+def retry_version(response: ApiVersionsResponse, requested_version: int | None = None) -> int:
     """The ApiVersions version to ask again with after a downgrade answer: the newest one both
-    the broker (its entry for key 18) and kafkawire speak."""
+    the broker (its entry for key 18) and kafkawire speak, below ``requested_version`` (the
+    one refused); version 0 where the answer names no range."""
+    ours = supported_versions()[_API_VERSIONS]
+    highest = ours[1] if requested_version is None else min(ours[1], requested_version - 1)
     theirs = broker_versions(response).get(_API_VERSIONS)
     if theirs is None:
-        raise CorruptError(
-            "UNSUPPORTED_VERSION answer without an ApiVersions entry",
-            field="ApiVersionsResponse.api_keys",
-        )
-    ours = supported_versions()[_API_VERSIONS]
-    version = min(theirs[1], ours[1])
+        return 0
+    version = min(theirs[1], highest)
     if version < max(theirs[0], ours[0]):
         raise UnsupportedVersionError(
             f"no common ApiVersions version: broker {theirs}, kafkawire {ours}"

@@ -22,7 +22,7 @@ from kafkawire.client import (
     TopicPartition,
 )
 from kafkawire.errors import DecodeError, LimitExceededError
-from kafkawire.protocol import ApiKey, decode_request
+from kafkawire.protocol import ApiKey, decode_request, decode_response
 from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError
 from kafkawire.protocol.versions import (
     choose_version,
@@ -140,6 +140,43 @@ def test_downgrade_answer_round_trip():
     assert retry_version(response) == 2
     with pytest.raises(DecodeError):
         decode_api_versions_response(b"\x00\x00", 3)
+
+
+def test_downgrade_answer_in_the_layout_of_the_version_asked():
+    # librdkafka's mock broker writes its refusal of ApiVersions v4 as a v4 body (compact
+    # array); it names the range it speaks, and the retry asks the newest of it
+    body = m.ApiVersionsResponse(
+        error_code=35,
+        api_keys=[m.ApiVersionsResponse.ApiVersion(api_key=18, min_version=0, max_version=3)],
+    )
+    frame = encode_response(body, version=4, correlation_id=3)[4:]
+    header, response, version = decode_api_versions_response(frame, 4)
+    assert (header.correlation_id, response.error_code, version) == (3, 35, 4)
+    assert retry_version(response, 4) == 3
+    # a range at or above the refused version still steps down
+    assert retry_version(decode_api_versions_response(downgrade_response(1)[4:], 4)[1], 4) == 3
+
+
+def test_downgrade_answer_that_reads_in_no_layout_retries_at_version_0():
+    frame = (7).to_bytes(4, "big") + (35).to_bytes(2, "big") + b"\xff\xfe\x01"
+    header, response, _ = decode_api_versions_response(frame, 4)
+    assert (header.correlation_id, response.error_code, response.api_keys) == (7, 35, [])
+    assert retry_version(response, 4) == 0
+
+
+def test_trailing_zero_bytes_after_a_response():
+    answer = m.MetadataResponse(controller_id=1)
+    frame = encode_response(answer, version=12, correlation_id=5)[4:]
+    with pytest.raises(DecodeError, match="1 bytes left over"):
+        decode_response(frame + b"\x00", api_key=ApiKey.METADATA, api_version=12)
+    _, again = decode_response(
+        frame + b"\x00\x00", api_key=ApiKey.METADATA, api_version=12, trailing_zeros=True
+    )
+    assert again == answer
+    with pytest.raises(DecodeError, match="1 bytes left over"):
+        decode_response(
+            frame + b"\x00\x01", api_key=ApiKey.METADATA, api_version=12, trailing_zeros=True
+        )
 
 
 def test_client_follows_the_downgrade_answer(face):
