@@ -35,3 +35,39 @@ def mock_cluster():
     cluster.set_initial_rebalance_delay(0)
     yield cluster
     cluster.close()
+
+
+class Cluster:
+    """One of the two test beds, as the suites that run on both see it: ``name`` ("tansu" or
+    "mock"), ``bootstrap``, and ``create_topic`` (Tansu through CreateTopics, the mock through
+    its own API: it has no CreateTopics)."""
+
+    def __init__(self, name: str, bootstrap: str, create_topic) -> None:
+        self.name = name
+        self.bootstrap = bootstrap
+        self._create_topic = create_topic
+
+    def create_topic(self, name: str, partitions: int = 1) -> str:
+        self._create_topic(name, partitions)
+        return name
+
+
+@pytest.fixture(scope="session", params=["tansu", "mock"])
+def cluster(request) -> Cluster:
+    """The single Tansu node, then librdkafka's 3-broker mock cluster: a test taking this runs
+    on both. Tests that need something only one of them has take ``broker`` or
+    ``mock_cluster`` instead."""
+    if request.param == "tansu":
+        from kafkawire.client import Client
+
+        b = request.getfixturevalue("broker")
+
+        def create(name: str, partitions: int) -> None:
+            with Client(b.bootstrap, request_timeout=20) as client:
+                client.create_topics({name: partitions})
+
+        return Cluster("tansu", b.bootstrap, create)
+    mock = request.getfixturevalue("mock_cluster")
+    return Cluster(
+        "mock", mock.bootstrap, lambda name, partitions: mock.create_topic(name, partitions)
+    )
