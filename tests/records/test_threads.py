@@ -125,28 +125,32 @@ def test_one_view_read_from_several_threads(workloads):
 
 
 def progress_during(call, attempts=8) -> int:
-    """How often a pure-Python loop in another thread ran while `call` ran.
+    """How often a Python loop in another thread ran while `call` ran.
 
-    The switch interval is made long (0.25 s): a thread that holds the GIL
-    through a call shorter than that lets no other thread run, so the count
-    stays 0 unless the call releases the GIL.  Tried a few times, so that a
-    busy machine that does not schedule the loop in time makes no failure.
+    The loop gives the GIL back after every step (``time.sleep(0)``), and the switch interval
+    is made so long (1000 s) that no thread asks the one holding the GIL to drop it: the loop
+    runs only while ``call`` releases the GIL itself. So a count of 0 for a call that holds
+    the GIL does not depend on how long the call takes or how busy the machine is; a call
+    that releases the GIL is seen unless the machine does not schedule the loop during it,
+    so that is tried a few times.
     """
     for _ in range(attempts):
-        state = SimpleNamespace(in_call=False, count=0, stop=False)
+        state = SimpleNamespace(in_call=False, count=0, stop=False, started=threading.Event())
 
         def spin(state=state):
+            state.started.set()
             while not state.stop:
                 if state.in_call:
                     state.count += 1
+                time.sleep(0)  # hands the GIL back: the caller never waits for it
 
         old = sys.getswitchinterval()
-        sys.setswitchinterval(0.25)
+        sys.setswitchinterval(1000.0)
         thread = threading.Thread(target=spin)
-        thread.start()
         try:
-            time.sleep(0.01)  # the spinner runs
-            time.sleep(0)  # a fresh hold of the GIL: the spinner waits 0.25 s for it
+            thread.start()
+            state.started.wait()
+            time.sleep(0.001)  # the loop is now waiting for the GIL at every step
             state.in_call = True
             call()
             state.in_call = False
