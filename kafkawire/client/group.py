@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import NamedTuple
 
-from kafkawire.errors import UnsupportedError
 from kafkawire.protocol import messages as m
 from kafkawire.protocol.error_codes import BrokerError, ErrorCode, raise_for_code
 
@@ -91,11 +90,6 @@ class GroupMember:
     ) -> Flow[JoinResult]:
         """Join (or rejoin) the group subscribed to ``topics``, owning ``owned``; this
         member's assignment. Retries through coordinator moves and member-id handshakes."""
-        if self.config.group_protocol == "consumer":
-            raise UnsupportedError(
-                "group.protocol=consumer (KIP-848, ConsumerGroupHeartbeat) is not supported by "
-                "kafkawire yet; use group.protocol=classic"
-            )
         owned = sorted(owned)
         backoff = core.config.retry_backoff
         while True:
