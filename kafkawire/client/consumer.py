@@ -1,6 +1,7 @@
 """The consumer as a sans-IO state machine: assigned partitions with their positions, a fetch
 in flight to every leader, fetched bytes buffered until polled, and the group membership
-(``group.py``). The faces (``consumer_faces.py``) drive its flows with either transport.
+(``group.py``; ``group_consumer.py`` under group.protocol=consumer). The faces
+(``consumer_faces.py``) drive its flows with either transport.
 
 Positions: ``position`` is the next offset to hand out; ``fetch_offset`` the next one to
 fetch, ahead of it by what is buffered. When an answer comes, the end of its last complete
@@ -38,6 +39,7 @@ from .fetch_session import FetchSession, SessionRequest
 from .fetcher import aborts_from_markers, batches_end, fetch_call, fetched_partitions
 from .flow import Flow, Sleep, Start, Wait
 from .group import CommitFailedError, GroupMember
+from .group_consumer import ConsumerGroupMember
 from .types import (
     EARLIEST,
     LATEST,
@@ -195,7 +197,10 @@ class ConsumerCore:
     def __init__(self, core: ClientCore, config: ConsumerConfig) -> None:
         self.core = core
         self.config = config
-        self.member = GroupMember(config) if config.group_id is not None else None
+        self.member: GroupMember | None = None
+        if config.group_id is not None:
+            kip848 = config.group_protocol == "consumer"
+            self.member = (ConsumerGroupMember if kip848 else GroupMember)(config)
         self.parts: dict[TopicPartition, _Partition] = {}
         self.topics: list[str] = []  # subscribed (or matched by the pattern)
         self.pattern: re.Pattern | None = None
@@ -326,8 +331,7 @@ class ConsumerCore:
             now = time.monotonic()
             if out or now >= end:
                 return out
-            member = self.member
-            if self.subscribed and member is not None and (member.rejoin_needed or member.lost):
+            if self.subscribed and self._group_needs_poll():
                 yield from self._maintain_group()
                 continue
             if not self._in_flight:  # nothing to fetch (no partitions, all paused, backoff)
@@ -510,17 +514,23 @@ class ConsumerCore:
 
     # ---- the group ----------------------------------------------------------------------------
 
+    def _group_needs_poll(self) -> bool:
+        member = self.member
+        if isinstance(member, ConsumerGroupMember):
+            return member.needs_poll()
+        return member is not None and (member.rejoin_needed or member.lost)
+
     def _maintain_group(self) -> Flow[None]:
         member = self.member
         if member is None or not self.subscribed:
             return
         if self.pattern is not None and time.monotonic() >= self._next_pattern_check:
             yield from self._match_pattern()
+        if isinstance(member, ConsumerGroupMember):
+            yield from self._follow_assignment(member)
+            return
         if member.lost:
-            lost = self.assignment()
-            self.parts.clear()
-            member.lost = False
-            self._call("on_lost" if self.callbacks.get("on_lost") else "on_revoke", lost)
+            self._drop_lost()
         if not member.rejoin_needed:
             return
         owned = self.assignment()
@@ -542,6 +552,43 @@ class ConsumerCore:
         for tp in added:
             self.parts[tp] = _Partition()
         if added or not member.cooperative:
+            self._call("on_assign", added)
+
+    def _drop_lost(self) -> None:
+        """The group took the partitions without a revoke (this member was fenced or left):
+        no commit, on_lost (or on_revoke)."""
+        lost = self.assignment()
+        self.parts.clear()
+        self.member.lost = False
+        self._call("on_lost" if self.callbacks.get("on_lost") else "on_revoke", lost)
+
+    def _follow_assignment(self, member: ConsumerGroupMember) -> Flow[None]:
+        """KIP-848: join when out of the group, then make the partitions owned the broker's
+        newest assignment: the revoked ones first (committed with auto-commit, on_revoke), then
+        the added ones (on_assign); the heartbeat loop acknowledges what is owned at once."""
+        with member.lock:
+            member.subscription = tuple(self.topics)
+        if member.fatal is not None:
+            raise member.fatal
+        if member.lost:
+            self._drop_lost()
+        if not member.joined and self.topics:
+            yield from member.join(self.core)
+        target = yield from member.target_assignment(self.core)
+        if target is None:
+            return
+        owned = set(self.parts)
+        revoked = sorted(owned - target)
+        added = sorted(target - owned)
+        if revoked:
+            yield from self._commit_before_revoke(revoked)
+            for tp in revoked:
+                self.parts.pop(tp, None)
+            self._call("on_revoke", revoked)
+        for tp in added:
+            self.parts[tp] = _Partition()
+        member.reconciled(set(self.parts))
+        if added:
             self._call("on_assign", added)
 
     def _match_pattern(self) -> Flow[None]:

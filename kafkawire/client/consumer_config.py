@@ -22,13 +22,20 @@ _RESETS = {
     "error": "none",
 }
 _ISOLATION = {"read_committed": READ_COMMITTED, "read_uncommitted": READ_UNCOMMITTED}
+# under group.protocol=consumer the broker decides these (librdkafka and Java refuse them too)
+_CLASSIC_ONLY = {
+    "session.timeout.ms": "session_timeout_ms",
+    "heartbeat.interval.ms": "heartbeat_interval",
+    "partition.assignment.strategy": "assignment_strategy",
+}
 
 
 @dataclass(frozen=True)
 class ConsumerConfig:
     group_id: str | None = None
     group_instance_id: str | None = None
-    group_protocol: str = "classic"
+    group_protocol: str = "classic"  # or "consumer": KIP-848 (client/group_consumer.py)
+    group_remote_assignor: str | None = None  # the broker's assignor under "consumer"
     enable_auto_commit: bool = True
     auto_commit_interval: float = 5.0
     auto_offset_reset: str = "latest"
@@ -80,9 +87,9 @@ def isolation_level(value: Any) -> int:
 
 
 def _group_protocol(value: Any) -> str:
-    if value not in ("classic", "consumer"):
+    if not isinstance(value, str) or value.lower() not in ("classic", "consumer"):
         raise ValueError(f"is {value!r}, not classic or consumer")
-    return value
+    return value.lower()  # Java's enum names (CONSUMER) too
 
 
 def _optional_str(value: Any) -> str | None:
@@ -93,6 +100,7 @@ _PROPERTIES: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "group.id": ("group_id", _optional_str),
     "group.instance.id": ("group_instance_id", _optional_str),
     "group.protocol": ("group_protocol", _group_protocol),
+    "group.remote.assignor": ("group_remote_assignor", _optional_str),
     "enable.auto.commit": ("enable_auto_commit", _bool),
     "auto.commit.interval.ms": ("auto_commit_interval", _seconds),
     "auto.offset.reset": ("auto_offset_reset", _reset),
@@ -109,6 +117,22 @@ _PROPERTIES: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "partition.assignment.strategy": ("assignment_strategy", str),
     "check.crcs": ("check_crcs", _bool),
 }
+
+
+def _check_group_protocol(parsed: ConsumerConfig, given: Mapping[str, Any]) -> None:
+    if parsed.group_protocol == "consumer":
+        for name, field in _CLASSIC_ONLY.items():
+            if field in given:
+                raise ConfigError(
+                    f"consumer property {name!r} is not used with group.protocol=consumer: the "
+                    "broker decides it for the group (group.remote.assignor names the broker's "
+                    "assignor)"
+                )
+    elif parsed.group_remote_assignor is not None:
+        raise ConfigError(
+            "consumer property 'group.remote.assignor' needs group.protocol=consumer (the "
+            "classic protocol's assignors are partition.assignment.strategy)"
+        )
 
 
 def consumer_config(
@@ -146,4 +170,5 @@ def consumer_config(
     parsed = replace(ConsumerConfig(), **consumer)
     if parsed.group_id is None and parsed.group_instance_id is not None:
         raise ConfigError("group.instance.id needs a group.id")
+    _check_group_protocol(parsed, consumer)
     return client_config(bootstrap_servers, client, **keywords), parsed

@@ -207,11 +207,12 @@ class Consumer(_ConsumerMethods):
             return
         self._closed = True
         self._stopping.set()
+        # the heartbeats end first: one sent after the leave would join the group again
+        if self._heartbeats is not None:
+            self._heartbeats.join(5)
         try:
             self._run(self._consumer.close(commit=commit))
         finally:
-            if self._heartbeats is not None:
-                self._heartbeats.join(5)
             self._transport.close()
 
 
@@ -259,12 +260,12 @@ class AsyncConsumer(_ConsumerMethods):
             return
         self._closed = True
         self._stopping = True
+        if self._heartbeats is not None:  # first, as in Consumer.close
+            with contextlib.suppress(Exception):
+                await self._heartbeats
         try:
             await self._run(self._consumer.close(commit=commit))
         finally:
-            if self._heartbeats is not None:
-                with contextlib.suppress(Exception):
-                    await self._heartbeats
             await self._transport.close()
 
 
