@@ -3,6 +3,7 @@ the connection options of the commands that talk to a cluster."""
 
 from __future__ import annotations
 
+import argparse
 import mmap
 import os
 import struct
@@ -36,15 +37,41 @@ def add_connection_arguments(parser) -> None:
     parser.add_argument("--command-config", metavar="FILE", help="client properties (TLS, SASL)")
 
 
+def add_property_argument(parser, what: str) -> None:
+    """-X NAME=VALUE (repeatable): properties over --command-config's, as kcat takes them."""
+    parser.add_argument(
+        "-X",
+        "--property",
+        action="append",
+        type=_property,
+        default=[],
+        metavar="NAME=VALUE",
+        help=f"a {what} or client property, over --command-config's (repeatable)",
+    )
+
+
+def _property(text: str) -> tuple[str, str]:
+    name, equals, value = text.partition("=")
+    if not equals or not name.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=VALUE")
+    return name.strip(), value.strip()
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 record``, ``2 records`` (with thousands separators)."""
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
+
+
 def command_properties(args) -> dict:
-    """The client properties of --command-config (none without it)."""
+    """The client properties of --command-config (none without it), with -X's over them."""
     from kafkawire.client.config import read_properties
     from kafkawire.client.errors import ConfigError
 
     try:
-        return read_properties(args.command_config) if args.command_config else {}
+        properties = read_properties(args.command_config) if args.command_config else {}
     except ConfigError as exc:
         raise CliError(str(exc)) from None
+    return {**properties, **dict(getattr(args, "property", ()))}
 
 
 def open_client(args):

@@ -12,7 +12,14 @@ import sys
 import time
 from pathlib import Path
 
-from kafkawire.cli.common import PROG, CliError, add_connection_arguments, command_properties
+from kafkawire.cli.common import (
+    PROG,
+    CliError,
+    add_connection_arguments,
+    add_property_argument,
+    command_properties,
+    plural,
+)
 from kafkawire.cli.convert import ProgressBar
 from kafkawire.client import Client, Consumer, TopicPartition
 from kafkawire.client.config import is_client_property
@@ -34,23 +41,64 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="stop at the end offsets of when it started (always with --parquet)",
     )
     p.add_argument(
-        "--timeout", type=float, metavar="S", help="stop after S seconds without a record"
+        "--timeout",
+        type=float,
+        metavar="S",
+        help="stop after S seconds without a record, counted from the first assignment",
     )
     p.add_argument("--parquet", metavar="FILE", help="write Parquet (Spark's Kafka columns)")
     p.add_argument("--json", action="store_true", help="one JSON object a record")
     p.add_argument("--no-verify-crc", action="store_true", help="do not check batch CRCs")
     p.add_argument("--progress", action="store_true", help="draw the progress bar off a tty")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
+    add_property_argument(p, "consumer")
+
+
+# How long --timeout waits for a group to assign partitions at all, beyond the timeout itself:
+# a join waits out the group's rebalance (Kafka's default rebalance timeout is 5 minutes, but
+# a first join is over in seconds unless members come and go).
+JOIN_GRACE = 60.0
+
+
+class IdleClock:
+    """--timeout: the seconds since the last record, once the consumer has partitions. Joining
+    a group takes time of its own (tens of seconds on some brokers), which is not idleness;
+    a join that gives no partitions within --timeout + JOIN_GRACE is an error."""
+
+    def __init__(self, timeout: float | None, consumer, topic: str, group: str | None) -> None:
+        self.timeout = timeout
+        self._consumer, self._topic, self._group = consumer, topic, group
+        self._started = self._since = time.monotonic()
+        self._assigned = False
+
+    def record(self) -> None:
+        self._since = time.monotonic()
+
+    def expired(self) -> bool:
+        if self.timeout is None:
+            return False
+        now = time.monotonic()
+        if not self._assigned:
+            if not self._consumer.assignment():
+                waited = now - self._started
+                if waited >= self.timeout + JOIN_GRACE:
+                    raise CliError(
+                        f"no partition of {self._topic!r} assigned to this member of group "
+                        f"{self._group!r} after {waited:.0f} s"
+                    )
+                return False
+            self._assigned, self._since = True, now
+        return now - self._since >= self.timeout
 
 
 def cmd_consume(args: argparse.Namespace) -> int:
     config = command_properties(args)
     client_config = {k: v for k, v in config.items() if is_client_property(k)}
-    config = {
-        **config,
-        "auto.offset.reset": "earliest" if args.from_beginning else "latest",
-        "enable.auto.commit": args.group is not None,
-    }
+    # the options' defaults give way to properties the user set (-X, --command-config)
+    config.setdefault("auto.offset.reset", "latest")
+    config.setdefault("enable.auto.commit", args.group is not None)
+    if args.from_beginning:
+        config["auto.offset.reset"] = "earliest"
     if args.no_verify_crc:
         config["check.crcs"] = False
     if args.group is not None:
@@ -84,15 +132,15 @@ def _finished(consumer, tps, ends) -> bool:
 
 def _print(args, consumer, tps, ends) -> int:
     count = 0
-    idle_since = time.monotonic()
+    idle = IdleClock(args.timeout, consumer, args.topic, args.group)
     while args.max_messages is None or count < args.max_messages:
         if _finished(consumer, tps, ends):
             break
         left = None if args.max_messages is None else args.max_messages - count
         records = consumer.poll(0.5, max_records=left)
         if records:
-            idle_since = time.monotonic()
-        elif args.timeout is not None and time.monotonic() - idle_since >= args.timeout:
+            idle.record()
+        elif idle.expired():
             break
         for r in records:
             if args.json:
@@ -141,7 +189,7 @@ def _to_parquet(args, consumer, tps, ends) -> int:
     enabled = False if args.quiet else True if args.progress else None
     bar = ProgressBar(total, enabled=enabled, unit="records")
     count = 0
-    idle_since = time.monotonic()
+    idle = IdleClock(args.timeout, consumer, args.topic, args.group)
     try:
         with pq.ParquetWriter(tmp, arrow_schema(True)) as writer:
             while not _finished(consumer, tps, ends):
@@ -150,11 +198,11 @@ def _to_parquet(args, consumer, tps, ends) -> int:
                 left = None if args.max_messages is None else args.max_messages - count
                 batch = consumer.poll_batch(0.5, max_records=left)
                 if len(batch):
-                    idle_since = time.monotonic()
+                    idle.record()
                     writer.write_table(batch.to_arrow())
                     count += len(batch)
                     bar.update(count, count)
-                elif args.timeout is not None and time.monotonic() - idle_since >= args.timeout:
+                elif idle.expired():
                     break
         os.replace(tmp, out)
     except OSError as exc:
@@ -166,5 +214,5 @@ def _to_parquet(args, consumer, tps, ends) -> int:
     if args.group is not None:
         consumer.commit()
     if not args.quiet:
-        sys.stderr.write(f"{PROG}: {count:,} records of {args.topic} -> {out}\n")
+        sys.stderr.write(f"{PROG}: {plural(count, 'record')} of {args.topic} -> {out}\n")
     return 0

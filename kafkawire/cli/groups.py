@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Sequence
 from typing import Any
 
-from kafkawire.cli.common import add_connection_arguments, open_client
+from kafkawire.cli.common import PROG, add_connection_arguments, open_client
 from kafkawire.client import Client
 
 
@@ -42,15 +43,26 @@ def cmd_groups(args) -> int:
     with client:
         if args.action == "list":
             _list(client, args.json)
-        else:
-            _describe(client, args.groups, args.json)
-    return 0
+            return 0
+        return _describe(client, args.groups, args.json)
+
+
+# what ListGroups says of a group whose state it does not give (before v4, Tansu 0.x)
+_NO_STATE = ("", "Unknown")
 
 
 def _list(client: Client, as_json: bool) -> None:
+    listings = client.list_groups()
+    # the state then comes from DescribeGroups, as `describe` shows it
+    unknown = [g.group_id for g in listings if g.state in _NO_STATE]
+    described = client.describe_groups(unknown) if unknown else {}
     rows = [
-        {"group_id": g.group_id, "protocol_type": g.protocol_type, "state": g.state}
-        for g in client.list_groups()
+        {
+            "group_id": g.group_id,
+            "protocol_type": g.protocol_type,
+            "state": described[g.group_id].state if g.group_id in described else g.state,
+        }
+        for g in listings
     ]
     if as_json:
         for row in rows:
@@ -86,6 +98,7 @@ def describe_group(client: Client, group_id: str, description) -> dict[str, Any]
         )
     return {
         "group_id": group_id,
+        "exists": group_exists(description, partitions),
         "state": description.state,
         "protocol_type": description.protocol_type,
         "protocol": description.protocol,
@@ -105,15 +118,36 @@ def describe_group(client: Client, group_id: str, description) -> dict[str, Any]
     }
 
 
-def _describe(client: Client, group_ids: Sequence[str], as_json: bool) -> None:
+def group_exists(description, partitions: list[dict[str, Any]]) -> bool:
+    """Whether the broker knows the group: Kafka says "Dead" of a group it does not have;
+    Tansu 0.x says "Empty", which a group that only lacks members also is, so such a group
+    exists if it has a protocol type or committed offsets."""
+    if description.state == "Dead":
+        return False
+    return bool(
+        description.state != "Empty"
+        or description.protocol_type
+        or description.members
+        or any(p["committed"] is not None for p in partitions)
+    )
+
+
+def _describe(client: Client, group_ids: Sequence[str], as_json: bool) -> int:
     descriptions = client.describe_groups(group_ids)
-    for index, group_id in enumerate(dict.fromkeys(group_ids)):
+    missing = []
+    shown = 0
+    for group_id in dict.fromkeys(group_ids):
         group = describe_group(client, group_id, descriptions[group_id])
+        if not group["exists"]:
+            missing.append(group_id)
         if as_json:
             print(json.dumps(group))
             continue
-        if index:
+        if not group["exists"]:
+            continue
+        if shown:
             print()
+        shown += 1
         print(
             f"group {group_id!r} state {group['state']} "
             f"protocol type {group['protocol_type'] or '-'} "
@@ -136,6 +170,11 @@ def _describe(client: Client, group_ids: Sequence[str], as_json: bool) -> None:
         else:
             print("no committed offsets and no assigned partitions")
         print(f"total lag {group['total_lag']}")
+    for group_id in missing:
+        sys.stderr.write(
+            f"{PROG}: group {group_id!r} does not exist (no members, no committed offsets)\n"
+        )
+    return 1 if missing else 0
 
 
 _COLUMNS = ["topic", "partition", "committed", "end", "lag", "member_id"]

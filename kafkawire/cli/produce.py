@@ -22,7 +22,13 @@ from typing import IO, Any
 
 import numpy as np
 
-from kafkawire.cli.common import PROG, CliError, add_connection_arguments, command_properties
+from kafkawire.cli.common import (
+    PROG,
+    CliError,
+    add_connection_arguments,
+    add_property_argument,
+    command_properties,
+)
 from kafkawire.cli.convert import ProgressBar
 from kafkawire.errors import KafkawireError
 
@@ -87,25 +93,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help="of a topic --create-topic creates (default 1)",
     )
-    p.add_argument(
-        "-X",
-        "--property",
-        action="append",
-        type=_property,
-        default=[],
-        metavar="NAME=VALUE",
-        help="a producer or client property, over --command-config's (repeatable)",
-    )
+    add_property_argument(p, "producer")
     p.add_argument("--chunk-rows", type=int, default=CHUNK_ROWS, help=argparse.SUPPRESS)
     p.add_argument("--progress", action="store_true", help="draw the progress bar off a tty")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
-
-
-def _property(text: str) -> tuple[str, str]:
-    name, equals, value = text.partition("=")
-    if not equals or not name.strip():
-        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=VALUE")
-    return name.strip(), value.strip()
 
 
 @dataclass
@@ -142,7 +133,7 @@ def cmd_produce(args: argparse.Namespace) -> int:
         raise CliError("--value-format json is for JSON lines")
     if args.chunk_rows < 1:
         raise CliError("--chunk-rows must be at least 1")
-    config = {**command_properties(args), **dict(args.property)}
+    config = command_properties(args)
     if args.acks is not None:
         config["acks"] = args.acks
     if args.compression is not None:

@@ -4,16 +4,24 @@
 from __future__ import annotations
 
 import json
+import sys
 
-from kafkawire.cli.common import open_client
+from kafkawire.cli.common import PROG, open_client, plural
 from kafkawire.client import TopicPartition
+from kafkawire.protocol.error_codes import ErrorCode
 
 
 def cmd_topics(args) -> int:
     client = open_client(args)
     with client:
         cluster = client.metadata(args.topic or None)
-        names = sorted(n for n, t in cluster.topics.items() if args.topic or not t.is_internal)
+        # a topic named but not there comes back with an error code and no partitions
+        missing = {n: t.error_code for n, t in cluster.topics.items() if t.error_code}
+        names = sorted(
+            n
+            for n, t in cluster.topics.items()
+            if n not in missing and (args.topic or not t.is_internal)
+        )
         tps = [TopicPartition(n, p) for n in names for p in cluster.topics[n].partitions]
         earliest = client.earliest_offsets(tps) if tps else {}
         latest = client.latest_offsets(tps) if tps else {}
@@ -33,7 +41,16 @@ def cmd_topics(args) -> int:
                 print(json.dumps(row))
             else:
                 print(
-                    f"{name} [{index}] leader {partition.leader} "
-                    f"offsets {earliest[tp]}..{latest[tp]} ({latest[tp] - earliest[tp]} records)"
+                    f"{name} [{index}] leader {partition.leader} offsets "
+                    f"{earliest[tp]}..{latest[tp]} ({plural(latest[tp] - earliest[tp], 'record')})"
                 )
-    return 0
+    for name, code in sorted(missing.items()):
+        sys.stderr.write(f"{PROG}: topic {name!r}: {_error_name(code)}\n")
+    return 1 if missing else 0
+
+
+def _error_name(code: int) -> str:
+    try:
+        return f"{ErrorCode(code).name} (error {code})"
+    except ValueError:
+        return f"error {code}"

@@ -95,3 +95,22 @@ def test_consume_no_verify_crc_reads_a_batch_whose_crc_does_not_match(broker, ca
     assert "CRC-32C mismatch" in captured.err and captured.out == ""
     assert cli.main([*argv, "--no-verify-crc"]) == 0
     assert capsys.readouterr().out.splitlines() == ["0\t0\tfirst", "0\t1\tsecone"]
+
+
+def test_consume_takes_properties_with_x(broker, topic, capsys):
+    # -X auto.offset.reset=earliest stands for --from-beginning; a misspelt -X is refused
+    argv = ["consume", "--bootstrap-server", broker.bootstrap, "--topic", topic]
+    argv += ["--until-end", "--partition", "1"]
+    assert cli.main([*argv, "-X", "auto.offset.reset=earliest"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 51
+    assert cli.main([*argv, "-X", "auto.offset.rest=earliest"]) == 1
+    assert "auto.offset.reset" in capsys.readouterr().err
+
+
+def test_consume_timeout_counts_from_the_assignment(broker, topic, capsys):
+    # the group's join takes longer than the 1 s idle timeout on this broker: the records
+    # come all the same, and the run ends 1 s after the last one
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    argv = ["consume", "--bootstrap-server", broker.bootstrap, "--topic", topic, "--group", group]
+    assert cli.main([*argv, "--from-beginning", "--max-messages", "3", "--timeout", "1"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 3

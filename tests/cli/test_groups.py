@@ -71,7 +71,8 @@ def test_list(group, capsys):
     lines = out.splitlines()
     assert lines[0].split() == ["GROUP", "TYPE", "STATE"]
     (row,) = [line.split() for line in lines[1:] if line.split()[0] == group.group_id]
-    assert row[:2] == [group.group_id, "consumer"]  # state: Tansu says "Unknown"
+    # Tansu's ListGroups says "Unknown": the state is the one DescribeGroups gives
+    assert row == [group.group_id, "consumer", "Stable"]
 
 
 @pytest.mark.parametrize("where", ["before", "after"])
@@ -83,7 +84,7 @@ def test_list_json(group, capsys, where):
     rows = [json.loads(line) for line in out.splitlines()]
     assert all(set(r) == {"group_id", "protocol_type", "state"} for r in rows)
     (row,) = [r for r in rows if r["group_id"] == group.group_id]
-    assert row["protocol_type"] == "consumer"
+    assert (row["protocol_type"], row["state"]) == ("consumer", "Stable")
 
 
 def test_describe(group, capsys):
@@ -106,10 +107,11 @@ def test_describe_json(group, capsys):
     status, out, _ = run(
         capsys, "--bootstrap-server", group.bootstrap, "describe", group.group_id, missing, "--json"
     )
-    assert status == 0
+    assert status == 1  # one of the groups does not exist
     first, second = (json.loads(line) for line in out.splitlines())
     assert set(first) == {
         "group_id",
+        "exists",
         "state",
         "protocol_type",
         "protocol",
@@ -118,8 +120,9 @@ def test_describe_json(group, capsys):
         "partitions",
         "total_lag",
     }
-    assert (first["group_id"], first["state"], first["protocol_type"]) == (
+    assert (first["group_id"], first["exists"], first["state"], first["protocol_type"]) == (
         group.group_id,
+        True,
         "Stable",
         "consumer",
     )
@@ -137,20 +140,38 @@ def test_describe_json(group, capsys):
     assert all(p["topic"] == group.topic for p in first["partitions"])
     assert first["total_lag"] == 5
 
-    assert second["group_id"] == missing
+    assert (second["group_id"], second["exists"]) == (missing, False)
     assert second["state"] in ("Dead", "Empty")  # Kafka: "Dead"; Tansu 0.x: "Empty"
     assert (second["members"], second["partitions"], second["total_lag"]) == ([], [], 0)
 
 
-def test_describe_text_of_a_group_without_offsets(group, capsys):
+def test_describe_text_of_a_group_that_does_not_exist(group, capsys):
     missing = f"no-such-{uuid.uuid4().hex[:8]}"
-    status, out, _ = run(capsys, "--bootstrap-server", group.bootstrap, "describe", missing)
+    argv = ["--bootstrap-server", group.bootstrap, "describe", missing, group.group_id]
+    status, out, err = run(capsys, *argv)
+    assert status == 1
+    assert (
+        err == f"kafkawire: group {missing!r} does not exist (no members, no committed offsets)\n"
+    )
+    assert out.startswith(f"group {group.group_id!r} state Stable")  # the other one is shown
+
+
+def test_a_group_of_commits_alone_exists(group, capsys):
+    # a group that only committed offsets (no members, no protocol type) exists
+    group_id = f"commits-{uuid.uuid4().hex[:8]}"
+    committer = confluent_kafka.Consumer(
+        {"bootstrap.servers": group.bootstrap, "group.id": group_id, "log_level": 3}
+    )
+    try:
+        tp = confluent_kafka.TopicPartition(group.topic, 0, 2)
+        committer.commit(offsets=[tp], asynchronous=False)
+    finally:
+        committer.close()
+    status, out, _ = run(capsys, "--bootstrap-server", group.bootstrap, "describe", group_id)
     assert status == 0
-    assert out.splitlines()[1:] == [
-        "members: 0",
-        "no committed offsets and no assigned partitions",
-        "total lag 0",
-    ]
+    lines = out.splitlines()
+    assert lines[1] == "members: 0"
+    assert lines[-1] == "total lag 5"
 
 
 def test_bad_command_config_is_one_line(group, capsys, tmp_path):

@@ -72,3 +72,17 @@ def test_a_properties_file_that_is_not_text_is_a_config_error(tmp_path):
     path.write_bytes(b"sasl.password=\xff\xfe\n")
     with pytest.raises(ConfigError, match="not UTF-8 text"):
         read_properties(str(path))
+
+
+def test_a_topic_that_is_not_there_is_an_error(broker, capsys):
+    topic = f"cli-{uuid.uuid4().hex[:8]}"
+    with Client(broker.bootstrap) as client:
+        client.create_topics({topic: 1})
+        client.produce_columns(TopicPartition(topic, 0), [b"only"])
+    argv = ["topics", "--bootstrap-server", broker.bootstrap, "--topic", topic]
+    assert cli.main([*argv, "--topic", "nope-not-here"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == f"{topic} [0] leader {captured.out.split()[3]} offsets 0..1 (1 record)\n"
+    assert captured.err == (
+        "kafkawire: topic 'nope-not-here': UNKNOWN_TOPIC_OR_PARTITION (error 3)\n"
+    )
