@@ -323,7 +323,8 @@ class ConsumerGroupMember(GroupMember):
         for tp in owned:
             by_id.setdefault(ids[tp.topic], set()).add(tp.partition)
         with self.lock:
-            self._owned = {tid: frozenset(ps) for tid, ps in by_id.items()}
+            if self.joined:  # fenced meanwhile: the next poll drops them as lost
+                self._owned = {tid: frozenset(ps) for tid, ps in by_id.items()}
 
     # ---- offsets ------------------------------------------------------------------------------
 

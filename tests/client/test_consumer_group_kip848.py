@@ -18,6 +18,7 @@ from kafkawire.client import Client, CommitFailedError, TopicPartition
 from kafkawire.client.consumer_config import consumer_config
 from kafkawire.client.errors import ConfigError
 from kafkawire.protocol import ApiKey, ErrorCode
+from kafkawire.protocol.error_codes import UnsupportedAssignorError
 from tests.support.faces import make_consumer
 
 confluent_kafka = pytest.importorskip("confluent_kafka")
@@ -399,6 +400,69 @@ def test_a_commit_with_a_stale_member_epoch_fails_and_the_next_succeeds(mock, ad
         position = c.position(TopicPartition(topic, 0))
         found = c.committed([TopicPartition(topic, 0)])[TopicPartition(topic, 0)]
     assert found.offset == position == len(got) > 0
+
+
+def test_an_error_the_broker_would_repeat_is_raised_by_the_poll(mock, admin, face):
+    topic, _ = new_topic(mock, admin, 1)
+    group = unique("g")
+    settings = config(group, **{"group.remote.assignor": "sticky"})
+    with make_consumer(face, mock.bootstrap, config=settings, request_timeout=10) as c:
+        c.subscribe([topic])
+        mock.push_errors(ApiKey.CONSUMER_GROUP_HEARTBEAT, [ErrorCode.UNSUPPORTED_ASSIGNOR])
+        with pytest.raises(UnsupportedAssignorError, match=f"group '{group}'.*broker"):
+            c.poll(5.0)
+
+
+def test_a_member_not_polled_for_max_poll_interval_leaves_and_rejoins(mock, admin, face):
+    topic, _ = new_topic(mock, admin, 2)
+    group = unique("g")
+    lost = []
+    settings = config(group, **{"max.poll.interval.ms": 1500})
+    with make_consumer(face, mock.bootstrap, config=settings, request_timeout=10) as c:
+        c.subscribe([topic], on_lost=lost.append)
+        wait_until(lambda: c.poll(0.2, max_records=1) != [], what="a first record")
+        mock.start_tracking()
+        try:
+            time.sleep(4)  # no poll for longer than max.poll.interval.ms: the member left
+        finally:
+            seen = mock.requests()
+            mock.stop_tracking()
+        wait_until(lambda: polled(c) and lost != [], what="on_lost")
+        wait_until(lambda: polled(c) and len(c.assignment()) == 2, what="a rejoin")
+    assert sorted(lost[0]) == [TopicPartition(topic, 0), TopicPartition(topic, 1)]
+    assert ApiKey.CONSUMER_GROUP_HEARTBEAT in {key for _, key in seen}
+
+
+def test_a_static_member_comes_back_to_its_partitions(mock, admin, face):
+    topic, _ = new_topic(mock, admin, 4)
+    group = unique("g")
+    settings = config(group, **{"group.instance.id": unique("instance")})
+    other = None
+    try:
+        with make_consumer(face, mock.bootstrap, config=settings, request_timeout=10) as c:
+            c.subscribe([topic])
+            wait_until(lambda: polled(c) and len(c.assignment()) == 4, what="four partitions")
+            # the mock's range assignment follows the order of joining: this member first
+            other = Member("librdkafka", mock.bootstrap, group, topic)
+            wait_until(lambda: polled(c) and len(other.assigned) == 2, what="the other two")
+            mine = c.assignment()
+            revoked_before = len(other.revoked)
+        # left with epoch -2: the broker keeps this instance's place and partitions for it (a
+        # member that left with -1 would be gone, the other one first, owning these two)
+        with make_consumer(face, mock.bootstrap, config=settings, request_timeout=10) as c:
+            c.subscribe([topic])
+            wait_until(lambda: polled(c) and c.assignment() == mine, what="the same two")
+        assert other.revoked[revoked_before:] == []
+        assert not set(mine) & other.assigned
+    finally:
+        if other is not None:
+            other.leave()
+    assert other.errors == []
+
+
+def polled(consumer) -> bool:
+    consumer.poll(0.2)
+    return True
 
 
 # ---- settings ---------------------------------------------------------------------------------
