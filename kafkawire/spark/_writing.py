@@ -158,34 +158,42 @@ class BatchProducer:
                 (name, None if len(names) == 1 else np.flatnonzero(index == t))
                 for t, name in enumerate(names)
             ]
-        for topic, rows in by_topic:
-            in_topic = explicit if rows is None else explicit[rows]
-            for named, run in _runs(in_topic):
-                picked = run if rows is None else (rows if run is None else rows[run])
-                partitions = None
-                if named:  # given is set: some rows name their partition
-                    partitions = given if picked is None else given[picked]
-                sent = {name: _take(column, picked) for name, column in columns.items()}
-                try:
+        try:
+            if given is not None:  # every partition the batch names is checked before a row goes
+                for topic, rows in by_topic:
+                    named = explicit if rows is None else explicit[rows]
+                    self._check(topic, (given if rows is None else given[rows])[named])
+            for topic, rows in by_topic:
+                in_topic = explicit if rows is None else explicit[rows]
+                for named, run in _runs(in_topic):
+                    picked = run if rows is None else (rows if run is None else rows[run])
+                    partitions = None
+                    if named:  # given is set: some rows name their partition
+                        partitions = given if picked is None else given[picked]
+                    sent = {name: _take(column, picked) for name, column in columns.items()}
                     self._send(topic, sent, partitions)
-                except UnknownTopicOrPartitionError as exc:
-                    if self.opts.create_topic:
-                        raise
-                    raise UnknownTopicOrPartitionError(
-                        f"{exc.message}; the option kafkawire.createTopic=true (with the topic "
-                        "option) creates it before the write"
-                    ) from exc
+        except UnknownTopicOrPartitionError as exc:
+            if self.opts.create_topic:
+                raise
+            raise UnknownTopicOrPartitionError(
+                f"{exc.message}; the option kafkawire.createTopic=true (with the topic "
+                "option) creates it before the write"
+            ) from exc
 
     def _check(self, topic: str, partitions: np.ndarray) -> None:
         count = self._partitions(topic)
         bad = (partitions < 0) | (partitions >= count)
         if bad.any():
             missing = sorted(set(partitions[bad].tolist()))
-            raise OptionError(f"topic {topic!r} has {count} partitions: no partition {missing}")
+            raise OptionError(
+                f"topic {topic!r} has {count} partition{'' if count == 1 else 's'}: no "
+                f"partition {missing} (named by the "
+                "rows' partition column; a DataFrame read from another topic keeps that "
+                "topic's partitions there: drop the column, df.drop('partition'), to let the "
+                "producer partition the rows)"
+            )
 
     def _send(self, topic: str, columns: dict, partitions: np.ndarray | None) -> None:
-        if partitions is not None:
-            self._check(topic, partitions)
         future = self.producer.send_batch(topic, partitions=partitions, **columns)
         self.pending.append(future)
         while self.pending and self.pending[0].done():  # a failure fails the task at once

@@ -17,7 +17,7 @@ from pyspark.sql.types import (
     StructType,
 )
 
-from kafkawire.client import Client, default_partition
+from kafkawire.client import Client, TopicPartition, default_partition
 from kafkawire.spark import OptionError
 from kafkawire.spark._options import write_options
 
@@ -268,3 +268,27 @@ def test_write_options_to_producer_properties():
     assert not write_options(
         {**base, "kafka.max.in.flight.requests.per.connection": "8"}
     ).idempotent
+
+
+def test_copying_a_topic_into_one_with_fewer_partitions(spark, broker, client):
+    # a DataFrame read from a topic keeps its partition column; Spark's sink, and this one,
+    # honour it: the error says so and what to do, and without the column the copy works
+    source, target = topic_name(), topic_name()
+    client.create_topics({source: 4, target: 2})
+    client.produce_columns(TopicPartition(source, 3), [b"from-3"])
+    client.produce_columns(TopicPartition(source, 0), [b"from-0"])
+    df = (
+        spark.read.format("kafkawire")
+        .option("kafka.bootstrap.servers", broker.bootstrap)
+        .option("subscribe", source)
+        .load()
+    )
+    with pytest.raises(PySparkException) as failed:
+        writer(df.select("key", "value", "partition"), broker, topic=target).save()
+    text = str(failed.value)
+    assert f"topic '{target}' has 2 partitions: no partition [3]" in text
+    assert "df.drop('partition')" in text
+    writer(df.drop("partition"), broker, topic=target).save()
+    # the failed job's task for source partition 0 may have written its row (at least once)
+    values = [r["value"] for r in read_back(spark, broker, target)]
+    assert set(values) == {b"from-0", b"from-3"} and values.count(b"from-3") == 1
