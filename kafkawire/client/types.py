@@ -125,8 +125,11 @@ class ArrowFrames:
         return spec.decode(column, table.column("headers").combine_chunks(), key=key).values
 
     def to_pandas(self, *, include_headers: bool = True):
-        """to_arrow()'s columns as a pandas DataFrame (needs pandas)."""
-        return self.to_arrow(include_headers=include_headers).to_pandas()
+        """to_arrow()'s columns as a pandas DataFrame (needs pandas); partition is pandas'
+        nullable Int32, as a RecordView's."""
+        from kafkawire.records.arrow import to_pandas
+
+        return to_pandas(self.to_arrow(include_headers=include_headers))
 
     def to_polars(self, *, include_headers: bool = True):
         """to_arrow()'s columns as a polars DataFrame (needs polars)."""

@@ -276,9 +276,12 @@ cdef class RecordView:
                                     include_headers=include_headers)
 
     def to_pandas(self, *, topic=None, partition=None, include_headers=True):
-        """A pandas DataFrame of to_arrow()'s columns (through Arrow; needs pandas)."""
-        return self.to_arrow(topic=topic, partition=partition,
-                             include_headers=include_headers).to_pandas()
+        """A pandas DataFrame of to_arrow()'s columns (through Arrow; needs pandas); partition
+        is pandas' nullable Int32."""
+        from kafkawire.records.arrow import to_pandas
+
+        return to_pandas(self.to_arrow(topic=topic, partition=partition,
+                                       include_headers=include_headers))
 
     def to_polars(self, *, topic=None, partition=None, include_headers=True):
         """A polars DataFrame of to_arrow()'s columns (through Arrow; needs polars)."""

@@ -255,3 +255,17 @@ def record_view_to_arrow(
         max_rows=max(len(view), 1),
     )
     return pa.Table.from_batches(batches, schema=arrow_schema(include_headers, binary))
+
+
+def to_pandas(table: pa.Table):
+    """A pandas DataFrame of a table of Kafka columns: ``partition`` as pandas' nullable
+    ``Int32`` whether it is known or not (pandas makes an int32 column with nulls float64, so
+    a bare view's and a consumer batch's frames would differ), the rest as Arrow converts it."""
+    import pandas as pd
+
+    frame = table.to_pandas()
+    if "partition" in table.column_names:
+        frame["partition"] = table.column("partition").to_pandas(
+            types_mapper={pa.int32(): pd.Int32Dtype()}.get
+        )
+    return frame

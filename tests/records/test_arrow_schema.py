@@ -155,6 +155,10 @@ def test_to_pandas_and_to_polars():
     assert batch.to_polars()["partition"].to_list() == [1] * 5
     assert PartitionRecords(tp, view).to_polars().height == 5
     assert RecordChunk(tp, view, 2, 5, 5).to_pandas()["offset"].tolist() == [2, 3, 4]
+    # partition: one dtype whether it is known (a consumer batch) or not (a bare view)
+    unknown, known = view.to_pandas()["partition"], batch.to_pandas()["partition"]
+    assert str(unknown.dtype) == str(known.dtype) == "Int32"
+    assert unknown.isna().all() and known.tolist() == [1] * 5
 
 
 def test_reprs_say_what_is_there():
