@@ -119,10 +119,8 @@ class ArrowFrames:
     def _decode(self, registry, key, reader_schema, format, on_error):
         from kafkawire.registry.deserializer import RegistryDeserializer
 
-        table = self._kafka_table()
         spec = RegistryDeserializer(registry, reader_schema, format, on_error)
-        column = table.column("key" if key else "value").combine_chunks()
-        return spec.decode(column, table.column("headers").combine_chunks(), key=key).values
+        return spec.decode_table(self._kafka_table(), key=key).values
 
     def to_pandas(self, *, include_headers: bool = True):
         """to_arrow()'s columns as a pandas DataFrame (needs pandas); partition is pandas'

@@ -14,6 +14,7 @@ program per writer schema, JSON Schema through Arrow's C++ JSON reader.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -254,7 +255,7 @@ def decode_column(
     n = len(frames.keys)
     if on_error == "raise" and frames.errors:
         row = min(frames.errors)
-        raise PayloadError(f"row {row}: {frames.errors[row]}", offset=0, field="framing")
+        raise PayloadError(frames.errors[row], row=row, offset=0, field="framing")
     keys = frames.keys  # copied before a change (most columns have none)
     errors = dict(frames.errors)
     writers = []
@@ -301,7 +302,7 @@ def decode_column(
     errors.update(failed)
     if on_error == "raise" and errors:
         row = min(errors)
-        raise PayloadError(f"row {row}: {errors[row]}", field="value")
+        raise PayloadError(errors[row], row=row, field="value")
     if not errors and len(writers) == 1 and writers[0].schema_id is not None and (keys == 0).all():
         return Decoded(values, _errors(errors, n), _repeat_int32(writers[0].schema_id, n))
     ids = np.full(n, -1, dtype=np.int64)
@@ -344,17 +345,36 @@ def decode_view(
     from kafkawire.records.arrow import binary_field, headers_field
 
     extents = view._extents(key)  # the values read where they are, when in one buffer
-    return decode_column(
-        _Extents(*extents)
-        if extents is not None
-        else binary_field(view, "key" if key else "value"),
-        registry,
-        headers=headers_field(view),
-        key=key,
-        reader_schema=reader_schema,
-        format=format,
-        on_error=on_error,
-    )
+    try:
+        return decode_column(
+            _Extents(*extents)
+            if extents is not None
+            else binary_field(view, "key" if key else "value"),
+            registry,
+            headers=headers_field(view),
+            key=key,
+            reader_schema=reader_schema,
+            format=format,
+            on_error=on_error,
+        )
+    except PayloadError as exc:
+        if exc.row is None:
+            raise
+        raise exc.located(f"offset {int(view.offsets[exc.row])}") from exc
+
+
+def record_name(columns: Mapping[str, Any], row: int) -> str:
+    """``topic-partition offset N`` of a row of Spark's Kafka columns (arrays by name), as
+    Kafka names a partition; what of it is missing or null is left out."""
+
+    def cell(name: str):
+        column = columns.get(name)
+        return None if column is None else column[row].as_py()
+
+    topic, partition, offset = cell("topic"), cell("partition"), cell("offset")
+    if partition is not None:
+        topic = f"{topic}-{partition}" if topic else f"partition {partition}"
+    return f"{topic} offset {offset}" if topic else f"offset {offset}"
 
 
 def errors_possible(frames: _Frames) -> bool:

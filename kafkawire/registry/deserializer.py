@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
-from kafkawire.registry.decode import Decoded, OnError, decode_column
+from kafkawire.registry.decode import Decoded, OnError, decode_column, record_name
+from kafkawire.registry.errors import PayloadError
 
 if TYPE_CHECKING:
     from kafkawire.registry.client import Schema, SchemaRegistryClient
@@ -38,11 +39,23 @@ class RegistryDeserializer:
             on_error=self.on_error,
         )
 
+    def decode_table(self, table: pa.Table, *, key: bool = False) -> Decoded:
+        """The value (or key) column of a table of Spark's Kafka columns decoded; a value that
+        does not decode is named by its record (topic, partition, offset)."""
+        name = "key" if key else "value"
+        headers = table.column("headers") if "headers" in table.column_names else None
+        try:
+            return self.decode(table.column(name).combine_chunks(), headers, key=key)
+        except PayloadError as exc:
+            if exc.row is None:
+                raise
+            columns = dict(zip(table.column_names, table.columns, strict=True))
+            raise exc.located(record_name(columns, exc.row)) from exc
+
     def apply(self, table: pa.Table, *, key: bool = False) -> pa.Table:
         """``table`` with its value (or key) column decoded."""
         name = "key" if key else "value"
-        headers = table.column("headers") if "headers" in table.column_names else None
-        decoded: Decoded = self.decode(table.column(name), headers, key=key)
+        decoded: Decoded = self.decode_table(table, key=key)
         i = table.column_names.index(name)
         table = table.set_column(i, name, decoded.values)
         if self.on_error == "null":

@@ -33,4 +33,26 @@ class SchemaError(KafkawireError, ValueError):
 
 
 class PayloadError(DecodeError):
-    """A value whose framing or payload does not decode with its schema."""
+    """A value whose framing or payload does not decode with its schema.
+
+    ``row``: the value's index in the column decoded; ``record``: the record it came from
+    (``orders-3 offset 1234``), where the caller knew it. The message starts with the record,
+    or else the row."""
+
+    def __init__(
+        self, message: str, *, row: int | None = None, record: str | None = None, **where
+    ) -> None:
+        self.row, self.record, self.detail = row, record, message
+        where_from = record if record is not None else None if row is None else f"row {row}"
+        super().__init__(f"{where_from}: {message}" if where_from else message, **where)
+
+    def located(self, record: str) -> PayloadError:
+        """The same error, naming the record its row came from."""
+        return type(self)(
+            self.detail,
+            row=self.row,
+            record=record,
+            offset=self.offset,
+            batch_offset=self.batch_offset,
+            field=self.field,
+        )

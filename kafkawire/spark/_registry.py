@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyarrow as pa
 
+from kafkawire.registry.decode import record_name
 from kafkawire.registry.encode import list_parts
 from kafkawire.registry.errors import PayloadError, RegistryError, SchemaError
 from kafkawire.spark._options import (
@@ -450,7 +451,7 @@ def decode_batch(
         decoded = _decode(columns[c.column], registry, headers, p)
         if decoded.error_count and c.on_error == "raise":
             row = int(np.flatnonzero(decoded.errors.is_valid().to_numpy(zero_copy_only=False))[0])
-            where = _where(columns, row)
+            where = record_name(columns, row)
             raise PayloadError(
                 f"{where}: the {c.column} does not decode as {c.format} with the reader schema "
                 f"(id {p.reader.schema_id}): {decoded.errors[row].as_py()}; set "
@@ -483,13 +484,6 @@ def _decode(column: pa.Array, registry: SchemaRegistryClient, headers, p: Planne
         format=p.read.format,
         on_error="null",
     )
-
-
-def _where(columns: Mapping[str, pa.Array], row: int) -> str:
-    topic = columns["topic"][row].as_py()
-    partition = columns["partition"][row].as_py()
-    offset = columns["offset"][row].as_py()
-    return f"{topic}-{partition} offset {offset}"
 
 
 # ---- writing ------------------------------------------------------------------------------

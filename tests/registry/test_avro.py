@@ -17,6 +17,7 @@ import fastavro
 import pyarrow as pa
 import pytest
 
+from kafkawire.client import TopicPartition
 from kafkawire.records import BatchBuilder, decode_records
 from kafkawire.registry import (
     PayloadError,
@@ -580,6 +581,32 @@ def test_consumer_value_deserializer(broker, files):
                 break
     assert [r[0]["id"] for r in rows[:20]] == list(range(20))
     assert rows[20][0] is None and "magic byte 9" in rows[20][1]
+
+
+def test_a_value_that_does_not_decode_is_named_by_its_record(files):
+    # the row of a column is no use to a reader of a topic: views name the record's offset,
+    # consumer batches and chunks its topic, partition and offset
+    from kafkawire.client import PartitionRecords
+
+    sid = files(V1)
+    good = {"id": 1, "name": "n", "old": "", "kind": "A", "score": 0.0}
+    builder = BatchBuilder(base_offset=500)
+    for i in range(4):
+        builder.append(value=b"\x07junk" if i == 2 else frame(sid, avro_bytes(V1, good)))
+    view = decode_records(builder.build())
+    with pytest.raises(PayloadError, match=r"^offset 502: magic byte 7") as raised:
+        view.decode_values(files.client)
+    assert raised.value.row == 2
+    with pytest.raises(PayloadError, match=r"^offset 502: "):
+        view[1:].decode_values(files.client)  # the row is 1 there, the record the same
+    records = PartitionRecords(TopicPartition("orders", 3), view)
+    with pytest.raises(PayloadError, match=r"^orders-3 offset 502: magic byte 7"):
+        records.decode_values(files.client)
+    with pytest.raises(PayloadError, match=r"^orders-3 offset 502: magic byte 7"):
+        RegistryDeserializer(files.client).apply(records.to_arrow())
+    # decode_column knows no records: it names the row
+    with pytest.raises(PayloadError, match=r"^row 2: magic byte 7"):
+        decode_column(records.to_arrow()["value"].combine_chunks(), files.client)
 
 
 # ---- randomized: generated schemas, fastavro writes, kafkawire reads -----------------------
