@@ -95,7 +95,7 @@ def _renamed(code: str, suffix: str, names) -> tuple[str, dict[str, str]]:
     return code, mapping
 
 
-def test_consumer_block(broker, fresh_names):
+def test_consumer_block(broker, fresh_names, capsys):
     code, names = fresh_names(block("kafkawire.Consumer("), "payments", "billing")
     with kafkawire.Client(broker.bootstrap) as client:
         client.create_topics({names["payments"]: 2})
@@ -104,6 +104,9 @@ def test_consumer_block(broker, fresh_names):
             producer.send(names["payments"], b"paid-%d" % i, key=b"%d" % (i % 7))
         assert producer.flush(30) == 0
     scope = run(code, broker)
+    # the poll loop printed every record, once (the group's join took polls of its own)
+    printed = [line.split(" ", 3)[3] for line in capsys.readouterr().out.splitlines()]
+    assert sorted(printed) == sorted(repr(b"paid-%d" % i) for i in range(500))
     assert sorted(scope["table"].column("value").to_pylist()) == sorted(
         b"paid-%d" % i for i in range(500)
     )
