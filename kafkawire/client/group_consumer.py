@@ -136,11 +136,10 @@ class ConsumerGroupMember(GroupMember):
             try:
                 response = yield core.call(node, request)
             except UnsupportedVersionError:
-                host, port = core.brokers.get(node, ("?", 0))
                 raise UnsupportedError(
                     f"group {self.group_id!r}: group.protocol=consumer (KIP-848) needs "
-                    f"ConsumerGroupHeartbeat, which the coordinator (broker {node} at "
-                    f"{host}:{port}) does not support; use group.protocol=classic"
+                    f"ConsumerGroupHeartbeat, which the coordinator ({_broker(core, node)}) "
+                    "does not support; use group.protocol=classic"
                 ) from None
             except (BrokerConnectionError, RequestTimeoutError):
                 with self.lock:
@@ -183,12 +182,10 @@ class ConsumerGroupMember(GroupMember):
                 self.coordinator = None
         if code in _FENCED:
             self._fenced()
-        host, port = core.brokers.get(node, ("?", 0))
         raise_for_code(
             code,
             f"ConsumerGroupHeartbeat of group {self.group_id!r} (member {self.member_id}, epoch "
-            f"{request.member_epoch}) to broker {node} at {host}:{port}: "
-            f"{response.error_message or ''}",
+            f"{request.member_epoch}) to {_broker(core, node)}: {response.error_message or ''}",
         )
 
     def join(self, core: ClientCore) -> Flow[None]:
@@ -275,10 +272,9 @@ class ConsumerGroupMember(GroupMember):
             )
             response = yield core.call(node, request)
             if response.error_code not in (0, *_FENCED):
-                host, port = core.brokers.get(node, ("?", 0))
                 raise_for_code(
                     response.error_code,
-                    f"leaving group {self.group_id!r} ({reason}) at broker {node} ({host}:{port})",
+                    f"leaving group {self.group_id!r} ({reason}) at {_broker(core, node)}",
                 )
         finally:
             with self.lock:
@@ -345,6 +341,12 @@ class ConsumerGroupMember(GroupMember):
                     f"(STALE_MEMBER_EPOCH, member epoch {epoch}): the group moved on; poll to "
                     "catch up"
                 ) from None
+
+
+def _broker(core: ClientCore, node: int) -> str:
+    """How errors name the coordinator: its node id and address."""
+    address = core.brokers.get(node)
+    return f"broker {node}" if address is None else f"broker {node} at {address[0]}:{address[1]}"
 
 
 def _topic_partitions(owned: TopicIdPartitions) -> list:

@@ -17,8 +17,10 @@ import pytest
 from kafkawire.client import Client, CommitFailedError, TopicPartition
 from kafkawire.client.consumer_config import consumer_config
 from kafkawire.client.errors import ConfigError
+from kafkawire.client.group_consumer import ConsumerGroupMember
 from kafkawire.protocol import ApiKey, ErrorCode
-from kafkawire.protocol.error_codes import UnsupportedAssignorError
+from kafkawire.protocol import messages as m
+from kafkawire.protocol.error_codes import FencedMemberEpochError, UnsupportedAssignorError
 from tests.support.faces import make_consumer
 
 confluent_kafka = pytest.importorskip("confluent_kafka")
@@ -463,6 +465,92 @@ def test_a_static_member_comes_back_to_its_partitions(mock, admin, face):
 def polled(consumer) -> bool:
     consumer.poll(0.2)
     return True
+
+
+def test_a_pattern_subscription_sends_the_matching_names(mock, admin, face):
+    prefix = unique("kip848pat")
+    topics = [f"{prefix}-{i}" for i in range(2)]
+    values = set()
+    for name in topics:
+        mock.create_topic(name, 1)
+        values |= produce(admin, name, 1, 0, 10)
+    mock.create_topic(unique("kip848other"), 1)
+    group = unique("g")
+    with make_consumer(face, mock.bootstrap, config=config(group), request_timeout=10) as c:
+        c.subscribe(f"^{prefix}-.*")
+        got = []
+        end = time.monotonic() + 60
+        while len(got) < len(values) and time.monotonic() < end:
+            got += [r.value for r in c.poll(0.5)]
+        assignment = c.assignment()
+    assert sorted(got) == sorted(values)
+    assert assignment == [TopicPartition(name, 0) for name in topics]
+
+
+# ---- the heartbeat's contents (no broker) -----------------------------------------------------
+
+
+def _answer(member, request, subscription, owned, *, epoch, assignment=None):
+    response = m.ConsumerGroupHeartbeatResponse(
+        member_id=member.member_id,
+        member_epoch=epoch,
+        heartbeat_interval_ms=HEARTBEAT_MS,
+        assignment=assignment,
+    )
+    member._answered(_NoBrokers(), 1, request, response, subscription, owned)
+
+
+def test_heartbeats_name_only_what_changed():
+    member = ConsumerGroupMember(consumer_config("h:1", config("g"))[1])
+    member.subscription = ("a", "b")
+    topic_id = uuid.uuid4()
+    join, subscription, owned = member._request()
+    assert (join.member_epoch, join.subscribed_topic_names, join.subscribed_topic_regex) == (
+        0,
+        ["a", "b"],
+        "",
+    )
+    assert join.topic_partitions == [] and join.rebalance_timeout_ms == 300000
+    given = m.ConsumerGroupHeartbeatResponse.Assignment(
+        topic_partitions=[
+            m.ConsumerGroupHeartbeatResponse.TopicPartitions(topic_id=topic_id, partitions=[0, 1])
+        ]
+    )
+    _answer(member, join, subscription, owned, epoch=3, assignment=given)
+    assert member.generation == 3 and member.interval == HEARTBEAT_MS / 1000
+
+    steady, *_ = member._request()  # nothing changed: only who and which epoch
+    assert steady.member_epoch == 3
+    assert steady.subscribed_topic_names is None and steady.subscribed_topic_regex is None
+    assert steady.topic_partitions is None and steady.rebalance_timeout_ms == -1
+
+    member._names[topic_id] = "a"
+    member.reconciled({TopicPartition("a", 0), TopicPartition("a", 1)})
+    ack, subscription, owned = member._request()  # the acknowledgement: what it owns now
+    assert [(t.topic_id, t.partitions) for t in ack.topic_partitions] == [(topic_id, [0, 1])]
+    assert ack.subscribed_topic_names is None
+    _answer(member, ack, subscription, owned, epoch=3)
+    assert member._request()[0].topic_partitions is None
+
+    member.subscription = ("a",)
+    assert member._request()[0].subscribed_topic_names == ["a"]
+
+    fenced = m.ConsumerGroupHeartbeatResponse(error_code=ErrorCode.FENCED_MEMBER_EPOCH)
+    with pytest.raises(FencedMemberEpochError, match=r"group 'g'.*broker 1:"):
+        member._answered(_NoBrokers(), 1, ack, fenced, subscription, owned)
+    assert member.lost and member.generation == -1
+    rejoin, *_ = member._request()  # the same member id, epoch 0, everything named again
+    assert (rejoin.member_id, rejoin.member_epoch, rejoin.topic_partitions) == (
+        member.member_id,
+        0,
+        [],
+    )
+
+
+class _NoBrokers:
+    """A core that knows no broker addresses (the errors name the broker by id only)."""
+
+    brokers: dict = {}
 
 
 # ---- settings ---------------------------------------------------------------------------------
