@@ -31,6 +31,16 @@ _COORDINATOR_MOVED = {
     ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
 }
 _FENCED = {ErrorCode.UNKNOWN_MEMBER_ID, ErrorCode.ILLEGAL_GENERATION}
+# what ends a join for good when SyncGroup says it; any other refusal is joined again
+_SYNC_FATAL = {ErrorCode.FENCED_INSTANCE_ID, ErrorCode.GROUP_AUTHORIZATION_FAILED}
+
+
+class _SyncRefused(Exception):
+    """A SyncGroup refused for a reason a new join may clear."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(ErrorCode(code).name)
+        self.code = code
 
 
 class CommitFailedError(ClientError):
@@ -98,7 +108,7 @@ class GroupMember:
                 self.stable = False
             try:
                 return (yield from self._join_once(core, node, topics, owned))
-            except BrokerError as exc:
+            except (BrokerError, _SyncRefused) as exc:
                 code = exc.code
                 if code in _COORDINATOR_MOVED:
                     self._coordinator_moved()
@@ -106,7 +116,7 @@ class GroupMember:
                     continue  # the member id is set: join again at once (KIP-394)
                 elif code in _FENCED:
                     self._reset()
-                elif code != ErrorCode.REBALANCE_IN_PROGRESS:
+                elif code != ErrorCode.REBALANCE_IN_PROGRESS and isinstance(exc, BrokerError):
                     raise
             yield Sleep(backoff)
             backoff = min(backoff * 2, core.config.retry_backoff_max)
@@ -157,6 +167,10 @@ class GroupMember:
             assignments=assignments,
         )
         answer = yield core.call(node, sync, extra_timeout=config.max_poll_interval)
+        if answer.error_code and answer.error_code not in _SYNC_FATAL:
+            # as librdkafka: join again (librdkafka's mock refuses with INVALID_REQUEST a
+            # member whose SyncGroup comes after the leader's has completed the generation)
+            raise _SyncRefused(answer.error_code)
         raise_for_code(answer.error_code, f"SyncGroup {self.group_id!r}")
         assignment = assignors.decode_assignment(bytes(answer.assignment or b""))
         with self.lock:

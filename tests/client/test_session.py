@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import struct
+
 import pytest
 
 from kafkawire import encode_response
@@ -146,3 +148,22 @@ def test_frame_reader_hands_out_frames_fed_in_pieces():
     reader.feed(data[pos:])
     got += list(reader)
     assert got == payloads and reader.buffered == 0
+
+
+@pytest.mark.parametrize("version", [3, 4])  # int32 lengths, then compact ones
+def test_a_null_where_the_schema_has_none_is_read_as_empty(version):
+    """librdkafka's mock answers a failed SyncGroup with a null assignment (a non-nullable
+    field); librdkafka reads it as empty, and so does the session."""
+
+    session = new_session()
+    handshake(session, keys=(ApiKey.API_VERSIONS, ApiKey.SYNC_GROUP))
+    session.send(m.SyncGroupRequest(group_id="g", member_id="m"), "s", newest=version)
+    (frame,) = frames_of(session.data_to_send())
+    header, _ = decode_request(frame)
+    assert header.request_api_version == version
+    if version == 3:  # correlation id, throttle, error 16 (NOT_COORDINATOR), null bytes
+        body = struct.pack(">iihi", header.correlation_id, 0, 16, -1)
+    else:  # flexible: header tags, compact null (0), the body's tags
+        body = struct.pack(">ibih", header.correlation_id, 0, 0, 16) + b"\x00\x00"
+    ((token, response, error),) = session.receive_data(struct.pack(">i", len(body)) + body)
+    assert (token, error, response.error_code, response.assignment) == ("s", None, 16, b"")
