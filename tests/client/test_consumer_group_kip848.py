@@ -307,7 +307,8 @@ def test_close_leaves_the_group_and_the_other_member_takes_over(mock, admin, fac
 # ---- faults -----------------------------------------------------------------------------------
 
 
-def test_a_fenced_member_loses_its_partitions_and_rejoins(mock, admin, face):
+@pytest.mark.parametrize("error", [ErrorCode.FENCED_MEMBER_EPOCH, ErrorCode.UNKNOWN_MEMBER_ID])
+def test_a_fenced_member_loses_its_partitions_and_rejoins(mock, admin, face, error):
     topic, _ = new_topic(mock, admin, 2)
     group = unique("g")
     assigned, lost = [], []
@@ -316,12 +317,40 @@ def test_a_fenced_member_loses_its_partitions_and_rejoins(mock, admin, face):
         got = []
         wait_until(lambda: got.extend(r.value for r in c.poll(0.2)) or len(got) > 0, what="one")
         c.commit()
-        mock.push_errors(ApiKey.CONSUMER_GROUP_HEARTBEAT, [ErrorCode.FENCED_MEMBER_EPOCH])
+        mock.push_errors(ApiKey.CONSUMER_GROUP_HEARTBEAT, [error])
         wait_until(lambda: got.extend(r.value for r in c.poll(0.2)) or lost, what="the fence")
         wait_until(lambda: c.poll(0.2) is not None and len(c.assignment()) == 2, what="a rejoin")
     assert sorted(lost[0]) == [TopicPartition(topic, 0), TopicPartition(topic, 1)]
     assert len(assigned) == 2  # joined, fenced, joined again
     assert sorted(assigned[1]) == sorted(lost[0])
+
+
+def test_auto_commit_commits_what_is_revoked_before_it_moves(mock, admin, face):
+    topic, values = new_topic(mock, admin, 4)
+    group = unique("g")
+    # no commit on the interval during the test: only the one before the revocation
+    settings = {**config(group), "enable.auto.commit": True, "auto.commit.interval.ms": 600000}
+    at_revoke = {}
+
+    def on_revoke(tps) -> None:
+        # read before this member acknowledges: nobody else can own (or commit) them yet
+        at_revoke.update(admin.list_group_offsets(group, tps))
+
+    with make_consumer(face, mock.bootstrap, config=settings, request_timeout=10) as c:
+        c.subscribe([topic], on_revoke=on_revoke)
+        got = []
+        end = time.monotonic() + 60
+        while len(got) < len(values) and time.monotonic() < end:
+            got += [r.value for r in c.poll(0.5)]
+        other = Member("librdkafka", mock.bootstrap, group, topic)
+        try:
+            wait_until(lambda: polled(c) and len(other.assigned) == 2, what="a handover")
+            taken = set(other.assigned)
+        finally:
+            other.leave()
+    assert sorted(got) == sorted(values)
+    assert {tp: o.offset for tp, o in at_revoke.items()} == dict.fromkeys(taken, PER_PARTITION)
+    assert other.values == []  # it started from the commit: nothing read twice
 
 
 def test_a_moved_coordinator_is_found_again(mock, admin, face):
@@ -351,6 +380,43 @@ def test_a_moved_coordinator_is_found_again(mock, admin, face):
     assert (2, ApiKey.CONSUMER_GROUP_HEARTBEAT) in seen  # heartbeats went on at the new one
     assert lost == []  # the membership lives in the group, not at one broker
     assert sorted(got) == sorted(values)
+
+
+def test_a_coordinator_down_for_a_while_costs_no_partitions(mock, admin, face):
+    topic, values = new_topic(mock, admin, 2)
+    group = unique("g")
+    mock.set_coordinator("group", group, 3)
+    lost = []
+    with make_consumer(face, mock.bootstrap, config=config(group), request_timeout=5) as c:
+        c.subscribe([topic], on_lost=lost.append, on_revoke=lost.append)
+        got = []
+        wait_until(lambda: got.extend(r.value for r in c.poll(0.2)) or got, what="one record")
+        mock.broker_down(3)
+        try:
+            # heartbeats fail (connections refused) for a few intervals, well inside the
+            # session timeout
+            end = time.monotonic() + 2
+            while time.monotonic() < end:
+                got += [r.value for r in c.poll(0.2)]
+        finally:
+            mock.broker_up(3)
+        mock.start_tracking()
+        try:
+            end = time.monotonic() + 60
+            while time.monotonic() < end and (
+                len(got) < len(values)
+                or (3, ApiKey.CONSUMER_GROUP_HEARTBEAT) not in mock.requests(clear=False)
+            ):
+                got += [r.value for r in c.poll(0.2)]
+        finally:
+            seen = mock.requests()
+            mock.stop_tracking()
+        c.commit()
+        assert len(c.assignment()) == 2
+    assert (3, ApiKey.CONSUMER_GROUP_HEARTBEAT) in seen  # back at the coordinator
+    assert lost == []
+    assert sorted(got) == sorted(values)
+    assert committed_to_the_end(admin, group, topic, 2)
 
 
 def test_retriable_heartbeat_errors_are_ridden_out(mock, admin, face):
