@@ -363,18 +363,14 @@ def test_a_moved_coordinator_is_found_again(mock, admin, face):
         got = [r.value for r in c.poll(5.0)]
         wait_until(lambda: len(c.assignment()) == 2, what="the assignment")
         mock.start_tracking()
-        try:
-            mock.set_coordinator("group", group, 2)
-            end = time.monotonic() + 60
-            while time.monotonic() < end:
-                got += [r.value for r in c.poll(0.2)]
-                seen = mock.requests(clear=False)
-                if (2, ApiKey.CONSUMER_GROUP_HEARTBEAT) in seen and len(got) == len(values):
-                    break
-            c.commit()
-        finally:
-            seen = mock.requests()
-            mock.stop_tracking()
+        mock.set_coordinator("group", group, 2)
+        seen = poll_tracked(
+            mock,
+            c,
+            got,
+            lambda seen: len(got) == len(values) and (2, ApiKey.CONSUMER_GROUP_HEARTBEAT) in seen,
+        )
+        c.commit()
         assert c.committed([TopicPartition(topic, 0)])[TopicPartition(topic, 0)].offset == 50
     assert (2, ApiKey.FIND_COORDINATOR) in seen or (1, ApiKey.FIND_COORDINATOR) in seen
     assert (2, ApiKey.CONSUMER_GROUP_HEARTBEAT) in seen  # heartbeats went on at the new one
@@ -401,16 +397,12 @@ def test_a_coordinator_down_for_a_while_costs_no_partitions(mock, admin, face):
         finally:
             mock.broker_up(3)
         mock.start_tracking()
-        try:
-            end = time.monotonic() + 60
-            while time.monotonic() < end and (
-                len(got) < len(values)
-                or (3, ApiKey.CONSUMER_GROUP_HEARTBEAT) not in mock.requests(clear=False)
-            ):
-                got += [r.value for r in c.poll(0.2)]
-        finally:
-            seen = mock.requests()
-            mock.stop_tracking()
+        seen = poll_tracked(
+            mock,
+            c,
+            got,
+            lambda seen: len(got) == len(values) and (3, ApiKey.CONSUMER_GROUP_HEARTBEAT) in seen,
+        )
         c.commit()
         assert len(c.assignment()) == 2
     assert (3, ApiKey.CONSUMER_GROUP_HEARTBEAT) in seen  # back at the coordinator
@@ -436,19 +428,14 @@ def test_retriable_heartbeat_errors_are_ridden_out(mock, admin, face):
                 ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
             ],
         )
-        try:
-            end = time.monotonic() + 60
-            beats = 0
-            while time.monotonic() < end and (len(got) < len(values) or beats < 5):
-                got += [r.value for r in c.poll(0.2)]
-                seen = mock.requests(clear=False)
-                beats = sum(1 for _, key in seen if key == ApiKey.CONSUMER_GROUP_HEARTBEAT)
-        finally:
-            seen = mock.requests()
-            mock.stop_tracking()
+
+        def beats(seen) -> int:
+            return sum(1 for _, key in seen if key == ApiKey.CONSUMER_GROUP_HEARTBEAT)
+
+        seen = poll_tracked(mock, c, got, lambda seen: len(got) == len(values) and beats(seen) >= 5)
         assert len(c.assignment()) == 2
     # three refused, then answered again (at least two more after them)
-    assert beats >= 5
+    assert beats(seen) >= 5
     assert ApiKey.FIND_COORDINATOR in {key for _, key in seen}
     assert lost == []
     assert sorted(got) == sorted(values)
@@ -526,6 +513,19 @@ def test_a_static_member_comes_back_to_its_partitions(mock, admin, face):
         if other is not None:
             other.leave()
     assert other.errors == []
+
+
+def poll_tracked(mock, consumer, got: list, done) -> list[tuple[int, int]]:
+    """With the mock tracking requests: poll into ``got`` (up to 60 s) until ``done(the
+    requests seen so far)``; the (broker, api key) of every request, tracking stopped."""
+    try:
+        end = time.monotonic() + 60
+        while time.monotonic() < end and not done(mock.requests(clear=False)):
+            got += [r.value for r in consumer.poll(0.2)]
+    finally:
+        seen = mock.requests()
+        mock.stop_tracking()
+    return seen
 
 
 def polled(consumer) -> bool:
