@@ -218,12 +218,22 @@ def _by_topic(tps: Iterable[TopicPartition]) -> dict[str, list[int]]:
     return topics
 
 
-def _offset_fetch_request(group_id: str, partitions: Iterable[TopicPartition] | None):
+def _offset_fetch_request(
+    group_id: str,
+    partitions: Iterable[TopicPartition] | None,
+    member: tuple[str, int] | None = None,
+):
+    # a KIP-848 member's id and epoch (v9+): the broker refuses a member it fenced
+    member_id, member_epoch = (None, -1) if member is None else member
     if partitions is None:
         return m.OffsetFetchRequest(
             group_id=group_id,
             topics=None,
-            groups=[m.OffsetFetchRequest.OffsetFetchRequestGroup(group_id=group_id, topics=None)],
+            groups=[
+                m.OffsetFetchRequest.OffsetFetchRequestGroup(
+                    group_id=group_id, member_id=member_id, member_epoch=member_epoch, topics=None
+                )
+            ],
         )
     topics = _by_topic(partitions)
     return m.OffsetFetchRequest(
@@ -235,6 +245,8 @@ def _offset_fetch_request(group_id: str, partitions: Iterable[TopicPartition] | 
         groups=[
             m.OffsetFetchRequest.OffsetFetchRequestGroup(
                 group_id=group_id,
+                member_id=member_id,
+                member_epoch=member_epoch,
                 topics=[
                     m.OffsetFetchRequest.OffsetFetchRequestTopics(name=t, partition_indexes=p)
                     for t, p in topics.items()
@@ -245,15 +257,20 @@ def _offset_fetch_request(group_id: str, partitions: Iterable[TopicPartition] | 
 
 
 def list_group_offsets(
-    core: ClientCore, group_id: str, partitions: Iterable[TopicPartition] | None = None
+    core: ClientCore,
+    group_id: str,
+    partitions: Iterable[TopicPartition] | None = None,
+    *,
+    member: tuple[str, int] | None = None,
 ) -> Flow[dict[TopicPartition, OffsetAndMetadata]]:
     """The group's committed offsets (of ``partitions``, or all of them when None); partitions
-    without a committed offset are left out."""
+    without a committed offset are left out. ``member``: (member id, member epoch) of a KIP-848
+    member asking for its own group's (sent from OffsetFetch v9 on)."""
     if partitions is not None:
         partitions = [TopicPartition(*tp) for tp in partitions]
         if not partitions:
             return {}
-    request = _offset_fetch_request(group_id, partitions)
+    request = _offset_fetch_request(group_id, partitions, member)
 
     def attempt():
         node = yield from find_coordinator(core, group_id)
