@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from kafkawire.errors import UnsupportedError
 from kafkawire.protocol import messages as m
@@ -35,6 +35,7 @@ from .core import ClientCore
 from .errors import BrokerConnectionError, ClientError, RequestTimeoutError
 from .flow import Flow, Sleep
 from .group import _COORDINATOR_MOVED, CommitFailedError, GroupMember
+from .group_admin import list_group_offsets
 from .types import ClusterMetadata, OffsetAndMetadata, TopicPartition
 
 _FENCED = {ErrorCode.FENCED_MEMBER_EPOCH, ErrorCode.UNKNOWN_MEMBER_ID}
@@ -324,23 +325,45 @@ class ConsumerGroupMember(GroupMember):
 
     # ---- offsets ------------------------------------------------------------------------------
 
+    def committed(
+        self, core: ClientCore, tps: Iterable[TopicPartition]
+    ) -> Flow[dict[TopicPartition, OffsetAndMetadata | None]]:
+        """GroupMember's, with the member id and epoch (OffsetFetch v9 on: the broker refuses a
+        fenced member); STALE_MEMBER_EPOCH is tried again once with a newer epoch."""
+        tps = [TopicPartition(*tp) for tp in tps]
+
+        def fetch(epoch: int):
+            member = (self.member_id, epoch) if epoch >= 0 else None
+            return list_group_offsets(core, self.group_id, tps, member=member)
+
+        epoch = self.generation
+        try:
+            found = yield from fetch(epoch)
+        except StaleMemberEpochError:
+            if self.generation in (epoch, -1):
+                raise
+            found = yield from fetch(self.generation)  # a heartbeat moved the epoch on
+        return {tp: found.get(tp) for tp in tps}
+
     def commit(
         self, core: ClientCore, offsets: Mapping[TopicPartition, OffsetAndMetadata]
     ) -> Flow[None]:
         """GroupMember's commit with the member epoch; STALE_MEMBER_EPOCH (a heartbeat moved
         the epoch on while the commit was sent) is tried again once with the new epoch."""
-        for attempt in range(2):
-            epoch = self.generation
+        epoch = self.generation
+        try:
             try:
-                return (yield from super().commit(core, offsets))
+                yield from super().commit(core, offsets)
             except StaleMemberEpochError:
-                if attempt == 0 and self.generation not in (epoch, -1):
-                    continue
-                raise CommitFailedError(
-                    f"commit of {len(offsets)} offsets of group {self.group_id!r} refused "
-                    f"(STALE_MEMBER_EPOCH, member epoch {epoch}): the group moved on; poll to "
-                    "catch up"
-                ) from None
+                if self.generation in (epoch, -1):
+                    raise
+                yield from super().commit(core, offsets)  # sent with the newer epoch
+        except StaleMemberEpochError:
+            raise CommitFailedError(
+                f"commit of {len(offsets)} offsets of group {self.group_id!r} refused "
+                f"(STALE_MEMBER_EPOCH, member epoch {epoch}): the group moved on; poll to "
+                "catch up"
+            ) from None
 
 
 def _broker(core: ClientCore, node: int) -> str:

@@ -15,10 +15,12 @@ import uuid
 import pytest
 
 from kafkawire.client import Client, CommitFailedError, TopicPartition
+from kafkawire.client.config import client_config
 from kafkawire.client.consumer_config import consumer_config
+from kafkawire.client.core import ClientCore
 from kafkawire.client.errors import ConfigError
 from kafkawire.client.group_consumer import ConsumerGroupMember
-from kafkawire.protocol import ApiKey, ErrorCode
+from kafkawire.protocol import ApiKey, ErrorCode, decode_request, encode_request
 from kafkawire.protocol import messages as m
 from kafkawire.protocol.error_codes import FencedMemberEpochError, UnsupportedAssignorError
 from tests.support.faces import make_consumer
@@ -611,6 +613,23 @@ def test_heartbeats_name_only_what_changed():
         0,
         [],
     )
+
+
+def test_committed_offsets_are_asked_for_with_the_member_id_and_epoch():
+    member = ConsumerGroupMember(consumer_config("h:1", config("g"))[1])
+    member.generation = 7
+    core = ClientCore(client_config("h:1", {}))
+    flow = member.committed(core, [TopicPartition("t", 0)])
+    next(flow)  # FindCoordinator
+    coordinator = m.FindCoordinatorResponse.Coordinator(key="g", node_id=1, host="h", port=1)
+    call = flow.send(m.FindCoordinatorResponse(coordinators=[coordinator]))
+    frame = encode_request(call.request, version=9, drop_unsupported=True)
+    (group,) = decode_request(frame, size_prefix=True)[1].groups
+    assert (group.group_id, group.member_id, group.member_epoch) == ("g", member.member_id, 7)
+    # older versions (librdkafka's mock speaks up to 6) have no such fields: left out
+    frame = encode_request(call.request, version=6, drop_unsupported=True)
+    older = decode_request(frame, size_prefix=True)[1]
+    assert older.group_id == "g" and [t.name for t in older.topics] == ["t"]
 
 
 class _NoBrokers:
