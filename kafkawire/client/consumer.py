@@ -338,8 +338,14 @@ class ConsumerCore:
                 yield Sleep(min(end - now, 0.05))
                 continue
             done = yield Wait(list(self._in_flight), end - now)
+            failure = None
             for ticket, outcome in done.items():
-                self._receive(self._in_flight.pop(ticket), outcome)
+                try:  # every answer is taken: the transport has handed its tickets back
+                    self._receive(self._in_flight.pop(ticket), outcome)
+                except (ClientError, BrokerError) as exc:
+                    failure = failure or exc
+            if failure is not None:
+                raise failure
 
     def _drain(self, limit: int) -> list[PartitionRecords]:
         out = []
@@ -461,6 +467,7 @@ class ConsumerCore:
             return
         self._backoff = self.core.config.retry_backoff
         answers = fetched_partitions(outcome, fetch.names)
+        moved = self.core.take_current_leaders(outcome, fetch.names)  # no refresh for these
         # a partition a full fetch's answer leaves out (or names by a topic id no longer
         # known: the topic was recreated) needs fresh metadata; an incremental answer leaves
         # out the partitions without news
@@ -479,7 +486,8 @@ class ConsumerCore:
             if code:
                 info = ERRORS.get(code)
                 if info is not None and info.retriable:
-                    stale[tp] = mine[tp]
+                    if tp not in moved:
+                        stale[tp] = mine[tp]
                     continue
                 raise_for_code(code, f"Fetch {tp.topic}-{tp.partition}")
             part.high_watermark = answer.high_watermark
@@ -568,8 +576,9 @@ class ConsumerCore:
         the added ones (on_assign); the heartbeat loop acknowledges what is owned at once."""
         with member.lock:
             member.subscription = tuple(self.topics)
-        if member.fatal is not None:
-            raise member.fatal
+        fatal, member.fatal = member.fatal, None
+        if fatal is not None:  # raised once; the heartbeats go on trying
+            raise fatal
         if member.lost:
             self._drop_lost()
         if not member.joined and self.topics:

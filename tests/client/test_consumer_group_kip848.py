@@ -465,9 +465,17 @@ def test_an_error_the_broker_would_repeat_is_raised_by_the_poll(mock, admin, fac
     settings = config(group, **{"group.remote.assignor": "sticky"})
     with make_consumer(face, mock.bootstrap, config=settings, request_timeout=10) as c:
         c.subscribe([topic])
+        # to the join, which the poll sends
         mock.push_errors(ApiKey.CONSUMER_GROUP_HEARTBEAT, [ErrorCode.UNSUPPORTED_ASSIGNOR])
         with pytest.raises(UnsupportedAssignorError, match=f"group '{group}'.*broker"):
             c.poll(5.0)
+        wait_until(lambda: polled(c) and len(c.assignment()) == 1, what="a join")
+        # to a heartbeat of the heartbeat loop: kept for the next poll
+        mock.push_errors(ApiKey.CONSUMER_GROUP_HEARTBEAT, [ErrorCode.UNSUPPORTED_ASSIGNOR])
+        with pytest.raises(UnsupportedAssignorError, match=f"group '{group}'.*broker"):
+            wait_until(lambda: polled(c) and False, what="the error")
+        polled(c)  # raised once: the member goes on
+        assert len(c.assignment()) == 1
 
 
 def test_a_member_not_polled_for_max_poll_interval_leaves_and_rejoins(mock, admin, face):
