@@ -92,6 +92,35 @@ class ClientCore:
             self.cluster.topics.update(found)
         return answer
 
+    def take_current_leaders(self, response, names) -> set[TopicPartition]:
+        """KIP-951: the leaders a Fetch answer names for the partitions it refused (Fetch
+        12+), and the addresses of those brokers (16+); the partitions whose new leader is
+        known from it, which need no metadata refresh."""
+        for node in response.node_endpoints or ():
+            self.brokers[node.node_id] = (node.host, node.port)
+        moved: set[TopicPartition] = set()
+        if self.cluster is None:
+            return moved
+        for t in response.responses:
+            name = t.topic or names.get(t.topic_id)
+            info = self.cluster.topics.get(name)
+            for p in t.partitions if info is not None else ():
+                leader = p.current_leader
+                known = info.partitions.get(p.partition_index)
+                if (
+                    not p.error_code
+                    or leader is None
+                    or leader.leader_id not in self.brokers
+                    or known is None
+                    or leader.leader_epoch < known.leader_epoch  # older news than ours
+                ):
+                    continue
+                info.partitions[p.partition_index] = known._replace(
+                    leader=leader.leader_id, leader_epoch=leader.leader_epoch
+                )
+                moved.add(TopicPartition(name, p.partition_index))
+        return moved
+
     def forget_topics(self, names: Iterable[str]) -> None:
         if self.cluster is not None:
             for name in names:
