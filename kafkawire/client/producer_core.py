@@ -51,10 +51,13 @@ from ._accumulate import (
 )
 from .core import ClientCore
 from .errors import (
+    AuthenticationError,
     BufferFullError,
     ClientError,
     DeliveryTimeoutError,
+    NotKafkaError,
     RecordTooLargeError,
+    TlsError,
     TransactionStateError,
 )
 from .flow import Call, Flow, Gather, Sleep, Start, Wait
@@ -78,6 +81,10 @@ _REFRESH_ON = {
     ErrorCode.UNKNOWN_LEADER_EPOCH,
     ErrorCode.KAFKA_STORAGE_ERROR,
 }
+
+# A broker that refuses the client (credentials, mechanism, certificates) or is not Kafka: asking
+# again at once cannot help, so the refusal stands for retry.backoff.max.ms (see _refuse)
+REFUSALS = (AuthenticationError, TlsError, NotKafkaError)
 
 # transaction states
 NO_TRANSACTIONS, UNINITIALIZED, READY, IN_TRANSACTION, COMMITTING, ABORTING, FATAL = range(7)
@@ -145,6 +152,7 @@ class ProducerCore:
         self._metadata_at = time.monotonic()
         self._identity_job = False
         self._reset_identity = False
+        self._refused: tuple[BaseException, float] | None = None  # a refusal, standing until
         self.identity: ProducerIdentity | None = None
         self._fatal: BaseException | None = None
         # transactions
@@ -197,6 +205,7 @@ class ProducerCore:
         self.fast = (
             self.accepting
             and self.fatal is None
+            and self._refused is None
             and self.txn_state in (NO_TRANSACTIONS, IN_TRANSACTION)
             and self._hash is murmur2
             and self._keyless == "sticky"
@@ -205,6 +214,8 @@ class ProducerCore:
     def _append(self, topic: str, value, key, headers, partition, timestamp):
         if self.fatal is not None:
             raise self.fatal
+        if self._refused is not None and (refused := self.refusal()) is not None:
+            raise refused
         if self.txn_state != NO_TRANSACTIONS and self.txn_state != IN_TRANSACTION:
             raise TransactionStateError(_not_in_transaction(self.txn_state))
         t = self.topics.get(topic)
@@ -300,6 +311,8 @@ class ProducerCore:
         """Queue a batch encoded by the caller (the columnar path): numbered when sent."""
         if self.fatal is not None:
             raise self.fatal
+        if self._refused is not None and (refused := self.refusal()) is not None:
+            raise refused
         if self.txn_state != NO_TRANSACTIONS and self.txn_state != IN_TRANSACTION:
             raise TransactionStateError(_not_in_transaction(self.txn_state))
         q = self.queues[tp]
@@ -354,8 +367,13 @@ class ProducerCore:
                 starts, self._to_start = self._to_start, []
                 self._wake_at = now + _IDLE_WAIT  # _drain brings it forward
                 starts += self._drain(now)
-                finished = self.closing and not tickets and not starts and self._idle()
-                timeout = 0.0 if starts else max(0.0, self._next_deadline(now) - now)
+                starts = self._unrefused(starts, now)
+                # closed with nothing left to deliver: what the jobs still ask is moot
+                finished = self.closing and self._drained()
+                if finished:
+                    self._end_jobs(ClientError("the producer is closed"))
+                busy = starts or self._to_start
+                timeout = 0.0 if busy else max(0.0, self._next_deadline(now) - now)
                 self.sleeping_until = now + timeout if timeout > 0 else 0.0
             self.run_callbacks()
             if finished:
@@ -366,11 +384,53 @@ class ProducerCore:
             with self.lock:
                 self.sleeping_until = 0.0
                 for ticket, outcome in done.items():
-                    tickets.pop(ticket)(outcome)
+                    handler = tickets.pop(ticket)
+                    if isinstance(outcome, REFUSALS):
+                        self._refuse(outcome)
+                    handler(outcome)
             self.run_callbacks()
 
-    def _idle(self) -> bool:
-        return not self.sent and not self._jobs and not any(q.batches for q in self.queues.values())
+    # ---- refusals: a broker that will not take this client -----------------------------------
+
+    def refusal(self, now: float | None = None) -> BaseException | None:
+        """The refusal that still stands (see ``_refuse``), or None."""
+        if self._refused is None:
+            return None
+        error, until = self._refused
+        if (time.monotonic() if now is None else now) < until:
+            return error
+        self._refused = None
+        self.update_fast()
+        return None
+
+    def _refuse(self, error: BaseException) -> None:
+        """A broker refused the client (``REFUSALS``): the records waiting to be sent fail with
+        ``error``, and so does every send and call for retry.backoff.max.ms, without connecting
+        again: another broker of the cluster would check the same credentials and certificates,
+        and a retry sooner would repeat the same handshake."""
+        self._refused = (error, time.monotonic() + self.core.config.retry_backoff_max)
+        self.update_fast()
+        for q in self.queues.values():
+            for b in [b for b in q.batches if b.state == QUEUED]:
+                self._finish(b, error=error)
+
+    def _unrefused(self, starts: list[tuple[Call, Callable]], now: float) -> list:
+        """The calls that may go: none while a refusal stands (they fail with it here)."""
+        refused = self.refusal(now)
+        if refused is None:
+            return starts
+        for _, handler in starts:
+            handler(refused)
+        return []
+
+    def _end_jobs(self, error: BaseException) -> None:
+        jobs, self._jobs = self._jobs, set()
+        self._to_start.clear()
+        self._sleeping.clear()
+        self._drain_waiters.clear()
+        for job in jobs:
+            job.flow.close()
+            job.on_done(None, error)
 
     def _next_deadline(self, now: float) -> float:
         """When the sender must look again with no answer coming: a linger, a retry's backoff,
@@ -383,6 +443,8 @@ class ProducerCore:
             at = min(at, job.wake_at)
         if self.topics:
             at = min(at, self._metadata_at + _METADATA_MAX_AGE)
+            if self._metadata_due:
+                at = min(at, self._metadata_at + self.core.config.retry_backoff)
         return at
 
     def _tick(self, now: float) -> None:
@@ -394,7 +456,11 @@ class ProducerCore:
             for job in waiters:
                 self._step(job, None)
         self._expire(now)
-        if self.topics and (self._metadata_due or now >= self._metadata_at + _METADATA_MAX_AGE):
+        since = now - self._metadata_at
+        # asked for again at most once per retry.backoff.ms: a cluster that cannot answer
+        # (unreachable, refusing) is not asked in a loop
+        due = self._metadata_due and since >= self.core.config.retry_backoff
+        if self.topics and (due or since >= _METADATA_MAX_AGE):
             self._refresh_metadata()
 
     def _drained(self) -> bool:
@@ -478,6 +544,8 @@ class ProducerCore:
                 error = error_class(code)(f"topic {topic!r}") if code else None
                 if error is not None and not error.retriable:
                     raise error
+            except REFUSALS:
+                raise
             except ClientError:
                 if time.monotonic() >= give_up:
                     raise
@@ -535,7 +603,7 @@ class ProducerCore:
         return self.config.enable_idempotence
 
     def _drain(self, now: float) -> list[tuple[Call, Callable]]:
-        if not self._ready_to_send():
+        if not self._ready_to_send(now):
             return []
         c = self.config
         txn = self.txn_state != NO_TRANSACTIONS
@@ -569,8 +637,10 @@ class ProducerCore:
             self._add_partitions(to_add)
         return [self._request(node, picks) for node, picks in by_node.items()]
 
-    def _ready_to_send(self) -> bool:
+    def _ready_to_send(self, now: float) -> bool:
         if self.fatal is not None:
+            return False
+        if self.refusal(now) is not None:
             return False
         if self.txn_error is not None and self.txn_state != NO_TRANSACTIONS:
             # part of the transaction failed: it can only be aborted, the rest need not go
@@ -586,7 +656,12 @@ class ProducerCore:
                 self._reset_identity = False
                 self.identity = None
             if self.identity is None:
-                if self.txn_state == NO_TRANSACTIONS and not self._identity_job:
+                # asked for once there is something to send (not by an idle producer)
+                if (
+                    self.txn_state == NO_TRANSACTIONS
+                    and not self._identity_job
+                    and any(q.batches for q in self.queues.values())
+                ):
                     self._new_identity()
                 return False
             if self._reset_identity:
@@ -640,8 +715,9 @@ class ProducerCore:
             self.sent.discard(b)
             self.queues[b.tp].in_flight -= 1
         if isinstance(outcome, BaseException):
-            if not isinstance(outcome, (ClientError, BrokerError)):
-                for b in batches:  # not the broker's doing (a bug, a bad answer): no retry
+            if isinstance(outcome, REFUSALS) or not isinstance(outcome, (ClientError, BrokerError)):
+                # refused (see _refuse), or not the broker's doing (a bug, a bad answer): no retry
+                for b in batches:
                     self._finish(b, error=outcome)
                 return
             self._metadata_due = True

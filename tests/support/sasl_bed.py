@@ -307,7 +307,9 @@ class SaslGateway:
         self.port = port or free_port()
         self.mechanisms = list(MECHANISMS)  # enabled; tests may narrow it
         self.legacy = False  # True: act as a broker before 1.0 (see _patch_api_versions)
-        self.connections = 0
+        self.attempts = 0  # connections accepted, before TLS: what a client's tries cost
+        self.tls_failures = 0
+        self.connections = 0  # connections past TLS
         self.authentications: collections.Counter = collections.Counter()
         self.failures: collections.Counter = collections.Counter()
         self.reauthentications = 0
@@ -317,6 +319,7 @@ class SaslGateway:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._server: asyncio.AbstractServer | None = None
+        self._writers: set[asyncio.StreamWriter] = set()
 
     @property
     def address(self) -> str:
@@ -328,7 +331,7 @@ class SaslGateway:
         def serve() -> None:
             self._loop = asyncio.new_event_loop()
             self._server = self._loop.run_until_complete(
-                asyncio.start_server(self._serve, "127.0.0.1", self.port, ssl=self.ssl_context)
+                asyncio.start_server(self._accept, "127.0.0.1", self.port)
             )
             ready.set()
             self._loop.run_forever()
@@ -348,6 +351,33 @@ class SaslGateway:
             self._loop.call_soon_threadsafe(self._loop.stop)
             if self._thread is not None:
                 self._thread.join(10)
+
+    def drop_connections(self) -> None:
+        """Close every client connection now (clients must connect and authenticate again)."""
+        assert self._loop is not None
+
+        def drop() -> None:
+            for writer in list(self._writers):
+                writer.transport.abort()
+
+        self._loop.call_soon_threadsafe(drop)
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Every TCP connection is counted; TLS, when configured, is started here (not by the
+        server) so that a handshake the client gives up on counts too."""
+        self.attempts += 1
+        if self.ssl_context is not None:
+            try:
+                await writer.start_tls(self.ssl_context)
+            except (OSError, ssl.SSLError, ConnectionError):
+                self.tls_failures += 1
+                writer.transport.abort()
+                return
+        self._writers.add(writer)
+        try:
+            await self._serve(reader, writer)
+        finally:
+            self._writers.discard(writer)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
