@@ -623,17 +623,21 @@ cdef tuple _decode_request(frame, bint size_prefix):
 
 
 def decode_response(frame, *, int api_key, int api_version, bint size_prefix=False,
-                    bint trailing_zeros=False):
+                    bint trailing_zeros=False, bint lenient=False):
     """(ResponseHeader, message) from one response frame; ``size_prefix=True`` when the
     frame starts with its int32 size (as encode_response writes it by default);
     ``trailing_zeros=True`` accepts zero bytes after the message (empty tag sections that
-    librdkafka's mock broker writes twice), any other byte left over is still an error."""
+    librdkafka's mock broker writes twice), any other byte left over is still an error.
+    ``lenient=True`` reads as Java's client and librdkafka read an answer: trailing zeros
+    accepted, and a null where the schema has none read as empty (librdkafka's mock answers
+    a failed SyncGroup with a null assignment)."""
     cls = RESPONSES.get(api_key)
     if cls is None:
         raise UnsupportedError(f"unknown API key {api_key}")
     cdef Plan plan = message_plan(cls, api_version)
     try:
-        return _decode_response(frame, cls, plan, api_version, size_prefix, trailing_zeros)
+        return _decode_response(frame, cls, plan, api_version, size_prefix,
+                                trailing_zeros or lenient, lenient)
     except DecodeError as exc:
         if size_prefix:
             raise
@@ -641,9 +645,10 @@ def decode_response(frame, *, int api_key, int api_version, bint size_prefix=Fal
 
 
 cdef tuple _decode_response(frame, cls, Plan plan, int api_version, bint size_prefix,
-                            bint trailing_zeros):
+                            bint trailing_zeros, bint lenient):
     cdef int hv = response_header_version(cls, api_version)
     cdef Reader r = Reader(frame)
+    r.lenient = lenient
     if size_prefix:
         _skip_size_prefix(r, "response")
     header = _read(r, get_plan(ResponseHeader, hv, hv >= 1), "ResponseHeader")

@@ -9,6 +9,7 @@ cdef class Reader(Walk):
     cdef const uint8_t *end
     cdef object source
     cdef object mv  # a memoryview of source, made on the first records field
+    cdef bint lenient  # a null where the schema has none reads as empty (decode_response)
 
     def __cinit__(self, object source):
         PyObject_GetBuffer(source, &self.view, PyBUF_SIMPLE)
@@ -111,7 +112,7 @@ cdef class Reader(Walk):
     cdef object read_string(self, bint compact, bint nullable):
         cdef Py_ssize_t n = self.length(compact, 2)
         if n < 0:
-            return self.null(nullable)
+            return self.null(nullable, "")
         self.need(n)
         cdef PyObject *s = PyUnicode_DecodeUTF8(<const char *>self.p, n, NULL)
         if s == NULL:
@@ -125,7 +126,7 @@ cdef class Reader(Walk):
     cdef object read_bytes(self, bint compact, bint nullable, bint view):
         cdef Py_ssize_t n = self.length(compact, 4)
         if n < 0:
-            return self.null(nullable)
+            return self.null(nullable, b"")
         self.need(n)
         cdef Py_ssize_t start = self.offset()
         self.p += n
@@ -135,10 +136,12 @@ cdef class Reader(Walk):
             return kw_subview(self.mv, start, n)
         return PyBytes_FromStringAndSize(<const char *>self.base + start, n)
 
-    cdef object null(self, bint nullable):
-        if not nullable:
-            raise _Fail(CorruptError, "null in a non-nullable field", self.offset())
-        return None
+    cdef object null(self, bint nullable, object empty):
+        if nullable:
+            return None
+        if self.lenient:
+            return empty
+        raise _Fail(CorruptError, "null in a non-nullable field", self.offset())
 
     cdef object read_uuid(self):
         self.need(16)
@@ -196,7 +199,7 @@ cdef object read_op(Reader r, Op *op):
     if op.kind == K_ARRAY:
         n = r.length(op.compact, 4)
         if n <= 0:  # null, or empty (aborted transactions, offline replicas: the usual case)
-            return r.null(op.nullable) if n < 0 else []
+            return r.null(op.nullable, []) if n < 0 else []
         if op.elem == K_STRUCT:
             sub = <Plan>op.plan
             r.need(n * max(sub.min_size, 1))  # before allocating n items

@@ -179,6 +179,36 @@ def test_trailing_zero_bytes_after_a_response():
         )
 
 
+def test_lenient_answers_read_a_null_where_the_schema_has_none_as_empty():
+    # librdkafka's mock answers a failed SyncGroup with a null assignment; librdkafka (and
+    # Java's client) read it as empty: so does decode_response(lenient=True), nothing else
+    answer = m.SyncGroupResponse(error_code=27, assignment=b"")
+    v3 = encode_response(answer, version=3, correlation_id=1)[4:]
+    assert v3.endswith(b"\x00\x00\x00\x00")
+    null_v3 = v3[:-4] + b"\xff\xff\xff\xff"
+    with pytest.raises(DecodeError, match="null in a non-nullable field"):
+        decode_response(null_v3, api_key=ApiKey.SYNC_GROUP, api_version=3)
+    _, read = decode_response(null_v3, api_key=ApiKey.SYNC_GROUP, api_version=3, lenient=True)
+    assert (read.error_code, read.assignment) == (27, b"")
+    # flexible: a compact null (0) where a string belongs, and a trailing zero
+    joined = m.JoinGroupResponse(member_id="member-1")
+    v6 = bytearray(encode_response(joined, version=6, correlation_id=1)[4:])
+    at = v6.index(b"\x09member-1")
+    v6[at : at + 9] = b"\x00"
+    _, read = decode_response(
+        bytes(v6) + b"\x00", api_key=ApiKey.JOIN_GROUP, api_version=6, lenient=True
+    )
+    assert read.member_id == ""
+    # a nullable field stays None
+    _, read = decode_response(
+        encode_response(m.SyncGroupResponse(), version=5, correlation_id=1)[4:],
+        api_key=ApiKey.SYNC_GROUP,
+        api_version=5,
+        lenient=True,
+    )
+    assert read.protocol_type is None
+
+
 def test_client_follows_the_downgrade_answer(face):
     def handler(peer, conn, index):
         serve_handshake(peer, conn)
