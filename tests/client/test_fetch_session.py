@@ -1,10 +1,18 @@
 """Fetch sessions (KIP-227) as the consumer keeps them: what each Fetch names, forgets and
-which epoch it carries, through a broker's possible answers. No IO: the state machine alone
-(the test broker, Tansu 0.6, opens no sessions, so the consumer tests run the full path)."""
+which epoch it carries, through a broker's possible answers, as the state machine alone.
 
+Neither test bed keeps sessions, so there is no end-to-end incremental fetch here: Tansu 0.6
+opens none, and librdkafka's mock answers a Fetch with the session id it carried (0 asks for
+a new one) and reads no epoch or forgotten partitions (rdkafka_mock_handlers.c). The last
+test shows kafkawire reading from the mock with full fetches for that reason."""
+
+import time
+import uuid
+
+from kafkawire.client import Client, TopicPartition
 from kafkawire.client.fetch_session import FetchSession
-from kafkawire.client.types import TopicPartition
 from kafkawire.protocol.error_codes import ErrorCode
+from tests.support.faces import make_consumer
 
 A, B, C = (TopicPartition("t", p) for p in range(3))
 LIMIT = 1 << 20
@@ -64,3 +72,31 @@ def test_the_epoch_wraps_to_one():
     s.epoch = 0x7FFFFFFF
     s.answered(s.request(wanted), wanted, 0, session_id=3)
     assert s.request(wanted).epoch == 1
+
+
+def test_the_mock_opens_no_session_so_every_fetch_is_full(mock_cluster, face, monkeypatch):
+    topic = f"fs-{uuid.uuid4().hex[:8]}"
+    mock_cluster.create_topic(topic, 3)
+    tps = [TopicPartition(topic, p) for p in range(3)]
+    with Client(mock_cluster.bootstrap, request_timeout=10) as client:
+        for tp in tps:
+            for start in range(0, 120, 20):  # the mock answers a fetch with one batch
+                client.produce_columns(tp, [b"v%d" % i for i in range(start, start + 20)])
+    answers = []  # (the fetch was full, the session id answered)
+    answered = FetchSession.answered
+
+    def record(self, sent, wanted, error_code, session_id):
+        answers.append((sent.full, session_id))
+        return answered(self, sent, wanted, error_code, session_id)
+
+    monkeypatch.setattr(FetchSession, "answered", record)
+    got = []
+    with make_consumer(face, mock_cluster.bootstrap, config={"auto.offset.reset": "earliest"}) as c:
+        c.assign(tps)
+        end = time.monotonic() + 20
+        while len(got) < 360 and time.monotonic() < end:
+            got += c.poll(0.5)
+    assert sorted((r.partition, r.offset) for r in got) == [
+        (p, i) for p in range(3) for i in range(120)
+    ]
+    assert len(answers) >= 6 and set(answers) == {(True, 0)}  # a fetch a batch at least
