@@ -78,6 +78,7 @@ class PartitionQueue:
     retrying: bool
     next_sequence: int
     acked: int
+    sent_to: int
     def __init__(self, tp: TopicPartition) -> None: ...
     def requeue(self, batch: ProducerBatch) -> None: ...
 

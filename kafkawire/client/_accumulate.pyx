@@ -235,13 +235,15 @@ cdef class PartitionQueue:
     cdef public object batches
     cdef public ProducerBatch open
     cdef public int in_flight
-    cdef public bint retrying  # a batch came back: resend in order once nothing is in flight
+    cdef public bint retrying  # a batch came back: one request at a time till it is acknowledged
     cdef public long long next_sequence
     cdef public long long acked  # the sequence after the last acknowledged batch
+    cdef public int sent_to  # the broker of the latest request (-1: none yet)
 
     def __init__(self, tp):
         self.tp = tp
         self.batches = deque()
+        self.sent_to = -1
 
     def requeue(self, ProducerBatch batch):
         """Put a batch that came back where its sequence number says."""

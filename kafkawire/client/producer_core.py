@@ -627,6 +627,10 @@ class ProducerCore:
             if leader is None:
                 self._metadata_due = True
                 continue
+            if q.in_flight and q.sent_to != leader:
+                # the leader moved: the requests to the old one answer first, else a batch
+                # they bring back would be written after the ones sent since (out of order)
+                continue
             if txn and q.tp not in self._txn_partitions:
                 to_add.append(q.tp)
                 continue
@@ -686,9 +690,8 @@ class ProducerCore:
                     b.sequence = q.next_sequence
                     q.next_sequence = (q.next_sequence + b.count) & 0x7FFFFFFF
                 data = b.build(ident.producer_id, ident.epoch, b.sequence, txn)
-            if q.retrying:  # one at a time until the batches that came back are out again
-                q.retrying = any(x.sequence >= 0 for x in q.batches)
             q.in_flight += 1
+            q.sent_to = node
             b.state = IN_FLIGHT
             b.attempts += 1
             self.sent.add(b)
@@ -743,10 +746,12 @@ class ProducerCore:
         if code == 0:
             if b.sequence >= 0:
                 q.acked = (b.sequence + b.count) & 0x7FFFFFFF
+            self._caught_up(q)
             self._finish(b, p.base_offset, p.log_append_time_ms)
         elif code == ErrorCode.DUPLICATE_SEQUENCE_NUMBER and b.sequence >= 0:
             # an earlier try of this batch was written, its answer lost: the offset is unknown
             q.acked = (b.sequence + b.count) & 0x7FFFFFFF
+            self._caught_up(q)
             self._finish(b)
         elif code == ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER and b.sequence != q.acked:
             self._retry(b, OutOfOrderSequenceNumberError(where))  # an earlier batch came back
@@ -768,6 +773,15 @@ class ProducerCore:
                 self._retry(b, error)
             else:
                 self._finish(b, error=error)
+
+    @staticmethod
+    def _caught_up(q: PartitionQueue) -> None:
+        """A batch of ``q`` was acknowledged. After a batch came back, the partition sends one
+        request at a time until every batch that came back is acknowledged: a retry that fails
+        again must not have later batches behind it (the broker refuses them, out of sequence,
+        or, one that checks no sequence numbers, writes them first)."""
+        if q.retrying and not any(x.sequence >= 0 for x in q.batches):
+            q.retrying = False
 
     def _retry(self, b: ProducerBatch, error: BaseException) -> None:
         now = time.monotonic()
