@@ -537,6 +537,9 @@ class ConsumerCore:
         if isinstance(member, ConsumerGroupMember):
             yield from self._follow_assignment(member)
             return
+        fatal, member.fatal = member.fatal, None
+        if fatal is not None:  # a heartbeat's: raised once, the heartbeats go on
+            raise fatal
         if member.lost:
             self._drop_lost()
         if not member.rejoin_needed:

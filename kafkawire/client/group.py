@@ -71,6 +71,7 @@ class GroupMember:
         self.stable = False  # joined and synced: heartbeats go out
         self.rejoin_needed = True
         self.lost = False  # fenced: the partitions are someone else's already
+        self.fatal: BrokerError | None = None  # a heartbeat's, for the next poll to raise
         self.last_poll = time.monotonic()
         self.last_heartbeat = 0.0
 
@@ -262,7 +263,9 @@ class GroupMember:
                 continue
             try:
                 yield from self.heartbeat(core)
-            except (ClientError, BrokerError):
+            except (ClientError, BrokerError) as exc:
+                if isinstance(exc, BrokerError) and not exc.retriable:
+                    self.fatal = exc  # e.g. GROUP_AUTHORIZATION_FAILED: the user hears of it
                 self._coordinator_moved()  # unreachable: look it up again next time
                 self.last_heartbeat = time.monotonic() - self.config.heartbeat_interval / 2
 
