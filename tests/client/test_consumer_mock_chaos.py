@@ -153,17 +153,22 @@ def test_a_group_through_a_broker_down_and_a_coordinator_move(mock, kind):
     topic = filled(mock, [1, 2, 3], per)
     group = f"g-{uuid.uuid4().hex[:8]}"
     mock.set_coordinator("group", group, 1)
-    reader = Reader(kind, mock.bootstrap, group_config(group))
+    config = group_config(group)
+    if kind == "librdkafka":
+        # a small read-ahead, as kafkawire's (one answer a partition): the broker goes down
+        # before partition 1 is all fetched
+        config |= {"queued.max.messages.kbytes": 1, "queued.min.messages": 1}
+    reader = Reader(kind, mock.bootstrap, config)
     phases = []
 
     def chaos(seen):
         if not phases and len(seen) >= per // 2:
             mock.broker_down(2)  # the leader of partition 1, not the coordinator
-            phases.append(len(seen))
+            phases.append(sum(1 for p, _ in seen if p == 1))
         elif len(phases) == 1 and len(seen) >= 2 * per:  # partitions 0 and 2 went on
             mock.broker_up(2)
             mock.set_coordinator("group", group, 3)
-            phases.append(len(seen))
+            phases.append(sum(1 for p, _ in seen if p == 1))
 
     try:
         reader.subscribe(topic)
@@ -173,6 +178,7 @@ def test_a_group_through_a_broker_down_and_a_coordinator_move(mock, kind):
             mock.broker_up(2)
         reader.close()
     assert len(phases) == 2
+    assert phases[0] < per  # partition 1 was not read to its end when its leader went down
     assert sorted(seen) == everything(3, per)  # every record, once
     committed, ends = committed_and_ends(mock.bootstrap, group, topic, 3)
     assert committed == ends == [per] * 3
@@ -229,10 +235,10 @@ FATAL = [
     (ApiKey.OFFSET_COMMIT, ErrorCode.GROUP_AUTHORIZATION_FAILED, GroupAuthorizationFailedError),
     (ApiKey.JOIN_GROUP, ErrorCode.GROUP_AUTHORIZATION_FAILED, GroupAuthorizationFailedError),
     (ApiKey.FIND_COORDINATOR, ErrorCode.GROUP_AUTHORIZATION_FAILED, GroupAuthorizationFailedError),
+    (ApiKey.HEARTBEAT, ErrorCode.GROUP_AUTHORIZATION_FAILED, GroupAuthorizationFailedError),
 ]
 # Not here: a Metadata answer with TOPIC_AUTHORIZATION_FAILED pushed by the mock reaches
-# neither librdkafka nor kafkawire as an error (no proof); a fatal Heartbeat error is not
-# surfaced by kafkawire's heartbeat loop (it looks the coordinator up again)
+# neither librdkafka nor kafkawire as an error (no proof)
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -240,8 +246,9 @@ FATAL = [
     ("api", "code", "error"), FATAL, ids=[f"{a.name}-{ErrorCode(c).name}" for a, c, _ in FATAL]
 )
 def test_a_fatal_error_surfaces_once_by_name(mock, kind, api, code, error):
-    """One answer carries a fatal error: the poll or commit that met it raises it, named;
-    the next ones go on and the group reads everything (librdkafka: one error event)."""
+    """One answer carries a fatal error: the poll or commit that met it (a heartbeat's: the
+    next poll) raises it, named; the next ones go on and the group reads everything
+    (librdkafka: an error event)."""
     per = 100
     topic = filled(mock, [1, 2], per)
     group = f"g-{uuid.uuid4().hex[:8]}"
@@ -252,7 +259,9 @@ def test_a_fatal_error_surfaces_once_by_name(mock, kind, api, code, error):
     try:
         reader.subscribe(topic)
         deadline = time.monotonic() + 30
-        while len(seen) < 2 * per and time.monotonic() < deadline:
+        # heartbeats go on beside the polls: poll long enough for some to be answered
+        settle = time.monotonic() + (2 if api == ApiKey.HEARTBEAT else 0)
+        while (len(seen) < 2 * per or time.monotonic() < settle) and time.monotonic() < deadline:
             try:
                 got = reader.poll()
                 seen += got
@@ -264,7 +273,9 @@ def test_a_fatal_error_surfaces_once_by_name(mock, kind, api, code, error):
         mock.clear_errors(api)
         reader.close()
     if kind == "librdkafka":
-        assert code in reader.errors
+        # librdkafka logs a refused heartbeat and goes on (rd_kafka_cgrp_handle_Heartbeat);
+        # Java's consumer raises it from the next poll, and so does kafkawire
+        assert (code in reader.errors) == (api != ApiKey.HEARTBEAT)
     else:
         assert len(raised) == 1, raised
         assert ErrorCode(code).name in str(raised[0]) or raised[0].code == code
