@@ -1,7 +1,8 @@
 """The consumer through a fault-injecting proxy in front of a real broker: connections reset
 and answers cut mid-frame while it reads and commits, a black-holed broker. Whatever
 happens, a consumer that commits after processing sees every record exactly once, and no
-poll outlasts the configured timeouts."""
+poll outlasts the configured timeouts. (Tansu only: the faults are the proxy's, cutting bytes
+mid-frame; the mock cluster's own fault API is exercised in test_consumer_mock_chaos.py.)"""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
 """Consumer-group and config administration (kafkawire/client/group_admin.py) against a real
 broker (Tansu), through both faces, with groups that librdkafka (confluent-kafka) joined and
-committed in.
+committed in. Tansu only: librdkafka's mock cluster has none of these admin APIs (ListGroups,
+DescribeGroups, DeleteGroups, OffsetDelete, the configs and partitions APIs), and the
+assignment test reads librdkafka's SyncGroup requests off Tansu's recording proxy.
 
 Tansu 0.x, as these tests see it: ListGroups lists the groups that have committed offsets,
 with state "Unknown"; DescribeGroups gives no client id, host, assignor or assignment bytes,
