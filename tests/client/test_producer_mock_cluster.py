@@ -10,6 +10,7 @@ The module has a cluster of its own: faults are cluster-wide."""
 from __future__ import annotations
 
 import collections
+import struct
 import threading
 import time
 import uuid
@@ -194,3 +195,246 @@ def test_keyed_idempotent_produce_while_leaders_move_and_answers_fail(mock, clie
     assert chaos.moves >= 5, "the leaders hardly moved while the records went"
     assert all(chaos.injected[code] for code in INJECTED)
     check_exactly_once_in_order(read_back(mock, topic, partitions), acked)
+
+
+def moved_leaders_produce(mock, client: str, topic: str) -> tuple[list, dict]:
+    """Records to each of three partitions (led by brokers 1, 2, 3), every leader moved to the
+    next broker, records again: the requests the brokers saw after the move, and the
+    acknowledgements."""
+    brokers = mock.broker_ids
+    for p in range(3):
+        mock.set_leader(topic, p, brokers[p])
+    acked: dict[bytes, tuple[int, int]] = {}
+    if client == "librdkafka":
+        producer = confluent_kafka.Producer(
+            {"bootstrap.servers": mock.bootstrap, "enable.idempotence": True, "linger.ms": 5}
+        )
+
+        def send(p, value):
+            def report(err, msg):
+                assert err is None, err
+                acked[msg.value()] = (msg.partition(), msg.offset())
+
+            producer.produce(topic, value, partition=p, on_delivery=report)
+
+        def flush():
+            assert producer.flush(30) == 0
+
+        close = None
+    else:
+        producer = make_producer(client, mock.bootstrap, config=PRODUCER)
+        futures = []
+
+        def send(p, value):
+            futures.append((value, producer.send(topic, value, partition=p)))
+
+        def flush():
+            assert producer.flush(30) == 0
+            for value, future in futures:
+                meta = future.result(timeout=30)
+                acked[value] = (meta.partition, meta.offset)
+
+        close = producer.close
+    try:
+        for p in range(3):
+            for i in range(30):
+                send(p, b"before-%d-%d" % (p, i))
+        flush()
+        mock.start_tracking()
+        mock.requests()  # from here on
+        for p in range(3):
+            mock.set_leader(topic, p, brokers[(p + 1) % 3])
+        for p in range(3):
+            for i in range(30):
+                send(p, b"after-%d-%d" % (p, i))
+        flush()
+        seen = mock.requests()
+    finally:
+        mock.stop_tracking()
+        if close is not None:
+            close()
+    return seen, acked
+
+
+def check_moved(mock, topic: str, seen: list, acked: dict) -> None:
+    brokers = mock.broker_ids
+    produced_at = {node for node, api in seen if api == ApiKey.PRODUCE}
+    assert {brokers[(p + 1) % 3] for p in range(3)} <= produced_at
+    records = read_back(mock, topic, 3)
+    assert len(acked) == 180
+    check_exactly_once_in_order(records, acked)
+    for p in range(3):  # in send order within each partition
+        values = [v for part, _, _, v in records if part == p]
+        assert values == [b"before-%d-%d" % (p, i) for i in range(30)] + [
+            b"after-%d-%d" % (p, i) for i in range(30)
+        ]
+
+
+@pytest.mark.parametrize("client", ["librdkafka", "sync", "asyncio"])
+def test_leaders_are_taken_from_produce_answers(mock, client):
+    """KIP-951: the old leader's NOT_LEADER_OR_FOLLOWER answer names the new leader
+    (CurrentLeader, NodeEndpoints; the mock sends them from Produce v10): the producer goes
+    there without asking for metadata. (librdkafka, run as the bed's proof, takes the leader
+    from the answer as well, and most times asks for metadata besides.)"""
+    topic = unique("kip951")
+    mock.create_topic(topic, 3, 3)
+    seen, acked = moved_leaders_produce(mock, client, topic)
+    if client != "librdkafka":
+        assert [node for node, api in seen if api == ApiKey.METADATA] == []
+    check_moved(mock, topic, seen, acked)
+
+
+@pytest.mark.parametrize("face", ["sync", "asyncio"])
+def test_without_leaders_in_the_answers_metadata_is_asked(mock, face):
+    """Produce v9 answers name no leader: then, and only then, the producer asks for
+    metadata to find the new leaders."""
+    topic = unique("v9")
+    mock.create_topic(topic, 3, 3)
+    mock.set_api_version(ApiKey.PRODUCE, 0, 9)
+    try:
+        seen, acked = moved_leaders_produce(mock, face, topic)
+    finally:
+        mock.set_api_version(ApiKey.PRODUCE, 0, 10)  # the mock's own range
+    assert [node for node, api in seen if api == ApiKey.METADATA]
+    check_moved(mock, topic, seen, acked)
+
+
+class _Librdkafka:
+    """librdkafka's transactional producer with the calls the test makes of kafkawire's."""
+
+    def __init__(self, bootstrap: str, txn_id: str) -> None:
+        self._producer = confluent_kafka.Producer(
+            {"bootstrap.servers": bootstrap, "transactional.id": txn_id, "linger.ms": 5}
+        )
+
+    def init_transactions(self) -> None:
+        self._producer.init_transactions(30)
+
+    def begin_transaction(self) -> None:
+        self._producer.begin_transaction()
+
+    def send(self, topic: str, value: bytes, *, partition: int) -> None:
+        self._producer.produce(topic, value, partition=partition)
+
+    def commit_transaction(self) -> None:
+        self._producer.commit_transaction(30)
+
+    def abort_transaction(self) -> None:
+        self._producer.abort_transaction(30)
+
+    def flush(self) -> int:
+        return self._producer.flush(30)
+
+    def close(self) -> None:
+        assert self._producer.flush(30) == 0
+
+
+def _varint(data, pos: int) -> tuple[int, int]:
+    """A zigzag varint (the record format's) at ``pos``: (value, next position)."""
+    shift = raw = 0
+    while True:
+        byte = data[pos]
+        pos += 1
+        raw |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return (raw >> 1) ^ -(raw & 1), pos
+
+
+def control_markers(mock, topic: str, partitions: int) -> dict[int, list[tuple[int, str]]]:
+    """The transaction markers of each partition: [(offset, "COMMIT" or "ABORT")], read from
+    the raw record batches by the record format's layout here (a fetch brings the bytes; no
+    kafkawire decoder reads them): a control batch (attributes bit 5) holds one record whose
+    key is (version int16, type int16: 0 abort, 1 commit)."""
+    from kafkawire.client import Client, TopicPartition
+
+    markers: dict[int, list[tuple[int, str]]] = {p: [] for p in range(partitions)}
+    with Client(mock.bootstrap) as client:
+        for p in range(partitions):
+            tp, position, end = TopicPartition(topic, p), 0, 1
+            while position < end:  # the mock answers one batch a fetch
+                answer = client.fetch({tp: position})[tp]
+                data, pos, end = bytes(answer.records), 0, answer.high_watermark
+                while pos + 61 <= len(data):
+                    base_offset, length = struct.unpack_from(">qi", data, pos)
+                    attributes, last_delta = struct.unpack_from(">hi", data, pos + 21)
+                    if attributes & 0x20:
+                        at = pos + 61
+                        _, at = _varint(data, at)  # record length
+                        at += 1  # record attributes
+                        _, at = _varint(data, at)  # timestamp delta
+                        delta, at = _varint(data, at)
+                        _, at = _varint(data, at)  # key length
+                        _, kind = struct.unpack_from(">hh", data, at)
+                        markers[p].append((base_offset + delta, ("ABORT", "COMMIT")[kind]))
+                    position = base_offset + last_delta + 1
+                    pos += 12 + length
+    return markers
+
+
+@pytest.mark.parametrize("client", ["librdkafka", "sync", "asyncio"])
+def test_transactions_across_three_brokers_with_the_coordinator_moved(mock, client):
+    """Each transaction writes to three partitions led by brokers 1, 2 and 3. The first is
+    committed, the second aborted; in the third the transaction coordinator moves to another
+    broker after the first partition's records (the old one answers NOT_COORDINATOR to the
+    AddPartitionsToTxn and EndTxn that follow), and it is committed.
+
+    The verdict: librdkafka's read_committed consumer reads every partition, and the markers
+    of each transaction say which records it made visible. librdkafka's mock lists no aborted
+    transactions in its Fetch answers (and its last stable offset is the end of the log), so
+    its read_committed reader returns the aborted records too: the markers (COMMIT, ABORT,
+    COMMIT in every partition) and the offsets of the records before each decide. A real
+    broker's read_committed reader would show exactly the records before COMMIT markers."""
+    topic, txn_id = unique("txn"), unique("txn-id")
+    mock.create_topic(topic, 3, 3)
+    brokers = mock.broker_ids
+    for p in range(3):
+        mock.set_leader(topic, p, brokers[p])
+    mock.set_coordinator("transaction", txn_id, brokers[0])
+    if client == "librdkafka":
+        producer = _Librdkafka(mock.bootstrap, txn_id)
+    else:
+        producer = make_producer(client, mock.bootstrap, config={"transactional.id": txn_id})
+    written = {"COMMIT": {p: [] for p in range(3)}, "ABORT": {p: [] for p in range(3)}}
+
+    def write(name: str, partitions, keep: bool) -> None:
+        for p in partitions:
+            for i in range(50):
+                value = b"%s-%d-%d" % (name.encode(), p, i)
+                producer.send(topic, value, partition=p)
+                written["COMMIT" if keep else "ABORT"][p].append(value)
+
+    try:
+        producer.init_transactions()
+        producer.begin_transaction()
+        write("first", range(3), keep=True)
+        producer.commit_transaction()
+        producer.begin_transaction()
+        write("aborted", range(3), keep=False)
+        assert producer.flush() == 0  # written, so that the reader must leave them out
+        producer.abort_transaction()
+        producer.begin_transaction()
+        write("moved", [0], keep=True)
+        time.sleep(0.1)  # partition 0 is added at the first coordinator
+        mock.start_tracking()
+        mock.requests()
+        mock.set_coordinator("transaction", txn_id, brokers[2])
+        write("moved", [1, 2], keep=True)
+        producer.commit_transaction()
+        seen = mock.requests()
+    finally:
+        mock.stop_tracking()
+        producer.close()
+    adds = {node for node, api in seen if api == ApiKey.ADD_PARTITIONS_TO_TXN}
+    assert adds == {brokers[0], brokers[2]}  # refused by the old coordinator, then the new
+    assert {node for node, api in seen if api == ApiKey.END_TXN} == {brokers[2]}
+    records = read_back(mock, topic, 3, committed=True)
+    markers = control_markers(mock, topic, 3)
+    for p in range(3):
+        assert [kind for _, kind in markers[p]] == ["COMMIT", "ABORT", "COMMIT"], markers[p]
+        ended_by = {"COMMIT": [], "ABORT": []}
+        for part, offset, _, value in records:
+            if part == p:  # the first marker after a record is its transaction's
+                kind = next(k for at, k in markers[p] if at > offset)
+                ended_by[kind].append(value)
+        assert ended_by == {kind: written[kind][p] for kind in ended_by}
