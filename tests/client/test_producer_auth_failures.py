@@ -55,8 +55,9 @@ def producer_threads() -> list[threading.Thread]:
 
 
 def assert_quiet_after_close(gateway, producer, threads_before) -> None:
-    """close() returns at once and nothing of the producer runs after it: no thread, no
-    connection attempt at the gateway in the second that follows."""
+    """close() returns at once and nothing of the producer runs after it: no thread (the
+    blocking face's sender), no task (the asyncio face's), no connection attempt at the
+    gateway in the second that follows."""
     start = time.monotonic()
     producer.close()
     assert time.monotonic() - start < 2.0
@@ -64,6 +65,8 @@ def assert_quiet_after_close(gateway, producer, threads_before) -> None:
     time.sleep(1.0)
     assert gateway.attempts == attempts
     assert len(producer_threads()) <= threads_before
+    task = getattr(getattr(producer, "_client", None), "_sender", None)
+    assert task is None or task.done()
 
 
 def expect_refusal(producer, topic: str, error, match: str):
@@ -89,6 +92,23 @@ def test_a_wrong_password_fails_the_send_in_one_attempt(face, plain_bed, topic, 
         for _ in range(20):
             with pytest.raises(AuthenticationError):
                 producer.send(topic, b"again").result(timeout=30)
+        assert plain_bed.attempts - attempts == 1
+    finally:
+        assert_quiet_after_close(plain_bed, producer, threads)
+
+
+def test_a_transactional_producer_with_a_wrong_password(face, plain_bed):
+    threads = len(producer_threads())
+    attempts = plain_bed.attempts
+    config = sasl("SCRAM-SHA-256", "hunter2", **{"transactional.id": f"t-{uuid.uuid4().hex}"})
+    producer = make_producer(face, plain_bed.address, config=config)
+    try:
+        start = time.monotonic()
+        with pytest.raises(AuthenticationError, match=plain_bed.address):
+            producer.init_transactions()
+        assert time.monotonic() - start < REQUEST_TIMEOUT_MS / 1000
+        with pytest.raises(AuthenticationError):  # the refusal stands
+            producer.init_transactions()
         assert plain_bed.attempts - attempts == 1
     finally:
         assert_quiet_after_close(plain_bed, producer, threads)
