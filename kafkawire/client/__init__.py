@@ -14,7 +14,13 @@ in ``_accumulate``, compiled; the transactions' requests in ``transactions``) an
 """
 
 from ._accumulate import AsyncRecordFuture, RecordFuture
-from .consumer import ConsumerBatch, ConsumerRecord, NoOffsetError, PartitionRecords
+from .consumer import (
+    ConsumerBatch,
+    ConsumerRecord,
+    DeserializationError,
+    NoOffsetError,
+    PartitionRecords,
+)
 from .consumer_faces import AsyncConsumer, Consumer
 from .errors import (
     AuthenticationError,
@@ -85,6 +91,7 @@ __all__ = [
     "ConsumerGroupMetadata",
     "ConsumerRecord",
     "DeliveryTimeoutError",
+    "DeserializationError",
     "FetchedPartition",
     "GroupDescription",
     "GroupListing",

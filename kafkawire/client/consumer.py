@@ -17,8 +17,8 @@ import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -34,10 +34,10 @@ from kafkawire.records import ConsumerRecord, RecordView, decode_records
 from . import offsets as offset_flows
 from .consumer_config import ConsumerConfig
 from .core import ClientCore
-from .errors import ClientError
+from .errors import ClientError, RequestTimeoutError
 from .fetch_session import FetchSession, SessionRequest
 from .fetcher import aborts_from_markers, batches_end, fetch_call, fetched_partitions
-from .flow import Flow, Sleep, Start, Wait
+from .flow import Call, Flow, Gather, Sleep, Start, Wait
 from .group import CommitFailedError, GroupMember
 from .group_consumer import ConsumerGroupMember
 from .types import (
@@ -45,6 +45,7 @@ from .types import (
     LATEST,
     READ_COMMITTED,
     ArrowFrames,
+    ClusterMetadata,
     FetchedPartition,
     OffsetAndMetadata,
     TopicPartition,
@@ -54,11 +55,24 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 _METADATA_MAX_AGE = 30.0  # how often a pattern subscription looks for new topics
+OFFSET_INVALID = -1001  # librdkafka's "no offset known" (cached watermarks before a fetch)
+T = TypeVar("T")
 
 
 class NoOffsetError(ClientError):
     """A partition has no committed offset (or its position is out of range) and
     auto.offset.reset is none."""
+
+
+class DeserializationError(ClientError):
+    """The consumer's key_deserializer or value_deserializer failed on a record: the records
+    before it were handed out, the partition's position is this record's offset, and
+    ``seek(topic_partition, offset + 1)`` steps over it."""
+
+    def __init__(self, message: str, topic_partition: TopicPartition, offset: int) -> None:
+        super().__init__(message)
+        self.topic_partition = topic_partition
+        self.offset = offset
 
 
 @dataclass
@@ -173,12 +187,28 @@ class _Partition:
     limit: int | None = None  # a partition_max_bytes grown for a batch larger than the setting
     buffered: deque[_Fetched] = field(default_factory=deque)
     high_watermark: int = -1
+    # the watermarks the last fetch answer gave (the end: the last stable offset under
+    # read_committed, as librdkafka's cached watermarks)
+    low: int = OFFSET_INVALID
+    high: int = OFFSET_INVALID
+    stored: OffsetAndMetadata | None = None  # store_offsets' (enable.auto.offset.store=false)
 
     def move_to(self, offset: int) -> None:
         self.position = self.fetch_offset = offset
         self.reset = False
         self.epoch += 1  # answers to fetches already sent are dropped
         self.buffered.clear()
+
+
+@dataclass
+class _CommitJob:
+    """An asynchronous commit that the polls step: its flow, and the call it waits for (a
+    ticket) or, between tries, the end of its backoff."""
+
+    flow: Flow[None]
+    partitions: list[TopicPartition]
+    ticket: Any = None
+    wake_at: float = 0.0
 
 
 class _InFlight(NamedTuple):
@@ -207,6 +237,7 @@ class ConsumerCore:
         self.subscribed = False
         self.callbacks: dict[str, Callback | None] = {}
         self._in_flight: dict[Any, _InFlight] = {}  # ticket -> fetch
+        self._commits: list[_CommitJob] = []  # asynchronous commits under way
         self._sessions: dict[int, FetchSession] = {}  # by broker
         self._fetch_options = {
             "max_wait_ms": config.fetch_max_wait_ms,
@@ -244,6 +275,52 @@ class ConsumerCore:
         wanted = {TopicPartition(*tp) for tp in tps}
         self.parts = {tp: self.parts.get(tp) or _Partition() for tp in sorted(wanted)}
 
+    def incremental_assign(self, tps: Iterable[TopicPartition]) -> None:
+        """Add ``tps`` to the manual assignment; the partitions already assigned keep their
+        positions and what was fetched for them."""
+        if self.subscribed:
+            raise ClientError("the consumer is subscribed: unsubscribe before incremental_assign")
+        added = [TopicPartition(*tp) for tp in tps]
+        already = [tp for tp in added if tp in self.parts]
+        if already:
+            raise ClientError(f"incremental_assign: {_names(already)} already assigned")
+        self.parts = dict(sorted({**self.parts, **{tp: _Partition() for tp in added}}.items()))
+
+    def incremental_unassign(self, tps: Iterable[TopicPartition]) -> None:
+        """Drop ``tps`` from the manual assignment; the others are untouched."""
+        if self.subscribed:
+            raise ClientError("the consumer is subscribed: unsubscribe before incremental_unassign")
+        removed = [TopicPartition(*tp) for tp in tps]
+        missing = [tp for tp in removed if tp not in self.parts]
+        if missing:
+            raise ClientError(f"incremental_unassign: {_names(missing)} not assigned")
+        for tp in removed:
+            del self.parts[tp]
+
+    def unsubscribe(self) -> Flow[None]:
+        """Give the subscription up: the pending asynchronous commits end, the partitions are
+        committed (enable.auto.commit) and revoked (on_revoke), and the member leaves the
+        group. Nothing happens when the consumer is not subscribed (a manual assignment
+        stays, as librdkafka's)."""
+        if not self.subscribed:
+            return
+        yield from self._finish_commits()
+        owned = self.assignment()
+        yield from self._commit_before_revoke(owned)
+        member = self.member
+        self.parts.clear()
+        self.subscribed = False
+        self.topics, self.pattern = [], None
+        if isinstance(member, ConsumerGroupMember):
+            with member.lock:  # no heartbeat asks to join again
+                member.subscription = ()
+        try:
+            if owned:
+                self._call("on_revoke", owned)
+        finally:
+            self.callbacks = {}
+            yield from member.leave(self.core, "the consumer unsubscribed")
+
     def assignment(self) -> list[TopicPartition]:
         return sorted(self.parts)
 
@@ -280,6 +357,32 @@ class ConsumerCore:
         )
         for tp in chosen:
             self.parts[tp].move_to(found[tp].offset)
+
+    def watermarks(
+        self, tp: TopicPartition, timeout: float | None, cached: bool
+    ) -> Flow[tuple[int, int]]:
+        """(low, high): the log start offset and the end (the last stable offset under
+        read_committed); ``cached``: as the last fetch answer gave them, OFFSET_INVALID for
+        a partition not fetched yet (librdkafka's answer)."""
+        tp = TopicPartition(*tp)
+        if cached:
+            part = self.parts.get(tp)
+            return (OFFSET_INVALID, OFFSET_INVALID) if part is None else (part.low, part.high)
+
+        def ask() -> Flow[tuple[int, int]]:
+            low = yield from offset_flows.list_offsets(self.core, {tp: EARLIEST})
+            high = yield from offset_flows.list_offsets(
+                self.core, {tp: LATEST}, isolation_level=self.config.isolation_level
+            )
+            return low[tp].offset, high[tp].offset
+
+        what = f"get_watermark_offsets of {tp.topic}-{tp.partition}"
+        return (yield from _within(ask(), timeout, what))
+
+    def list_topics(self, topic: str | None, timeout: float | None) -> Flow[ClusterMetadata]:
+        """The brokers and the topics (one, or all of them)."""
+        flow = self.core.metadata(None if topic is None else [topic])
+        return (yield from _within(flow, timeout, "list_topics"))
 
     def position(self, tp: TopicPartition) -> Flow[int]:
         part = self.partition(tp)
@@ -328,22 +431,31 @@ class ConsumerCore:
             yield from self._resolve_positions()
             out = self._drain(limit)
             yield from self._send_fetches()
+            yield from self._step_commits({})  # those whose backoff ended
             now = time.monotonic()
             if out or now >= end:
                 return out
             if self.subscribed and self._group_needs_poll():
                 yield from self._maintain_group()
                 continue
-            if not self._in_flight:  # nothing to fetch (no partitions, all paused, backoff)
+            tickets = [*self._in_flight, *self._commit_tickets()]
+            if not tickets:  # nothing to fetch (no partitions, all paused, backoff)
                 yield Sleep(min(end - now, 0.05))
                 continue
-            done = yield Wait(list(self._in_flight), end - now)
+            timeout = end - now
+            if len(tickets) < len(self._in_flight) + len(self._commits):
+                timeout = min(timeout, 0.05)  # a commit backs off: step it when it is time
+            done = yield Wait(tickets, timeout)
             failure = None
             for ticket, outcome in done.items():
+                fetch = self._in_flight.pop(ticket, None)
+                if fetch is None:
+                    continue  # a commit's answer, stepped below
                 try:  # every answer is taken: the transport has handed its tickets back
-                    self._receive(self._in_flight.pop(ticket), outcome)
+                    self._receive(fetch, outcome)
                 except (ClientError, BrokerError) as exc:
                     failure = failure or exc
+            yield from self._step_commits(done)
             if failure is not None:
                 raise failure
 
@@ -491,6 +603,13 @@ class ConsumerCore:
                     continue
                 raise_for_code(code, f"Fetch {tp.topic}-{tp.partition}")
             part.high_watermark = answer.high_watermark
+            part.low = answer.log_start_offset
+            committed_end = self.config.isolation_level == READ_COMMITTED
+            part.high = (
+                answer.last_stable_offset
+                if committed_end and answer.last_stable_offset >= 0
+                else answer.high_watermark
+            )
             if len(answer.records) == 0:
                 if not answer.log_start_offset <= offset <= answer.high_watermark:
                     part.reset = True  # brokers that answer this without OFFSET_OUT_OF_RANGE
@@ -621,20 +740,48 @@ class ConsumerCore:
             return
         # a fenced member's commit fails: the next owner starts from the last commit
         with contextlib.suppress(ClientError, BrokerError):
-            yield from self.commit(self._consumed({tp: self.parts[tp] for tp in tps}))
+            yield from self.commit(self._to_commit({tp: self.parts[tp] for tp in tps}))
 
     # ---- offsets ------------------------------------------------------------------------------
 
-    def _consumed(self, parts: Mapping[TopicPartition, _Partition] | None = None) -> dict:
+    def _to_commit(self, parts: Mapping[TopicPartition, _Partition] | None = None) -> dict:
+        """What a commit without offsets takes: the positions, or with
+        enable.auto.offset.store=false what store_offsets stored."""
         parts = self.parts if parts is None else parts
+        if not self.config.enable_auto_offset_store:
+            return {tp: p.stored for tp, p in parts.items() if p.stored is not None}
         return {
             tp: OffsetAndMetadata(p.position, "", None if p.leader_epoch < 0 else p.leader_epoch)
             for tp, p in parts.items()
             if p.position is not None
         }
 
-    def commit(self, offsets: Mapping[TopicPartition, Any] | None = None) -> Flow[None]:
-        """Commit ``offsets`` ({tp: offset or OffsetAndMetadata}), or every position."""
+    def store_offsets(self, records: Any = None, offsets: Any = None) -> None:
+        """Store, for the next commit without offsets, the offset after each record of
+        ``records`` (a ConsumerRecord or several) and ``offsets`` (as commit takes them)."""
+        if self.config.enable_auto_offset_store:
+            raise ClientError(
+                "store_offsets needs enable.auto.offset.store=false: with it true (the "
+                "default) every position poll hands out is stored"
+            )
+        if isinstance(records, ConsumerRecord):
+            records = [records]
+        chosen = {
+            TopicPartition(r.topic, r.partition): OffsetAndMetadata(
+                r.offset + 1, "", None if r.leader_epoch < 0 else r.leader_epoch
+            )
+            for r in records or ()
+        }
+        chosen.update(_offsets(offsets or {}, "store_offsets"))
+        if not chosen:
+            raise ClientError("store_offsets: give records or offsets to store")
+        missing = [tp for tp in chosen if tp not in self.parts]
+        if missing:
+            raise ClientError(f"store_offsets: {_names(missing)} not assigned to this consumer")
+        for tp, offset in chosen.items():
+            self.parts[tp].stored = offset
+
+    def _offsets_to_commit(self, offsets: Any) -> dict[TopicPartition, OffsetAndMetadata]:
         if self.member is None:
             raise ClientError("commit needs a group.id")
         if self.subscribed and self.member.generation < 0:
@@ -642,14 +789,73 @@ class ConsumerCore:
                 f"commit to group {self.member.group_id!r} refused: this member is not in the "
                 "group (it left, or the group rebalanced without it); poll to rejoin"
             )
-        if offsets is None:
-            chosen = self._consumed()
-        else:
-            chosen = {
-                TopicPartition(*tp): o if isinstance(o, OffsetAndMetadata) else OffsetAndMetadata(o)
-                for tp, o in offsets.items()
-            }
+        return self._to_commit() if offsets is None else _offsets(offsets, "commit")
+
+    def commit(self, offsets: Any = None) -> Flow[None]:
+        """Commit ``offsets`` ({tp: offset or OffsetAndMetadata}, or objects with topic,
+        partition and offset: confluent-kafka's TopicPartition), or every position; after the
+        asynchronous commits sent before it."""
+        chosen = self._offsets_to_commit(offsets)
+        yield from self._finish_commits()
         yield from self.member.commit(self.core, chosen)
+
+    def commit_async(self, offsets: Any = None) -> Flow[None]:
+        """Send the commit and return: the polls that follow take the answer (and try again
+        where the commit flow does) and tell on_commit how it ended."""
+        chosen = self._offsets_to_commit(offsets)
+        job = _CommitJob(self.member.commit(self.core, chosen), sorted(chosen))
+        self._commits.append(job)
+        yield from self._step_commit(job, None)
+
+    def _step_commit(self, job: _CommitJob, outcome: Any) -> Flow[None]:
+        """Hand an asynchronous commit what it waited for; send the call it asks for next
+        (Start: nobody waits for it), or report its end."""
+        job.ticket = None
+        try:
+            if isinstance(outcome, BaseException):
+                effect = job.flow.throw(outcome)
+            else:
+                effect = job.flow.send(outcome)
+            if isinstance(effect, Sleep):
+                job.wake_at = time.monotonic() + effect.seconds
+                return
+            if not isinstance(effect, Call):
+                raise TypeError(f"a commit flow yielded {effect!r}")
+            job.ticket = yield Start(effect)
+        except StopIteration:
+            self._commit_ended(job, None)
+        except (ClientError, BrokerError) as exc:
+            self._commit_ended(job, exc)
+
+    def _commit_tickets(self) -> list:
+        return [job.ticket for job in self._commits if job.ticket is not None]
+
+    def _step_commits(self, done: Mapping) -> Flow[None]:
+        """Step the asynchronous commits whose call is in ``done`` or whose backoff ended."""
+        now = time.monotonic()
+        for job in list(self._commits):
+            if job.ticket is None and now >= job.wake_at:
+                yield from self._step_commit(job, None)
+            elif job.ticket is not None and job.ticket in done:
+                yield from self._step_commit(job, done[job.ticket])
+
+    def _finish_commits(self) -> Flow[None]:
+        """Wait for the asynchronous commits under way (each call has its own deadline)."""
+        while self._commits:
+            done = {}
+            if tickets := self._commit_tickets():
+                done = yield Wait(tickets, 0.05)
+            else:
+                yield Sleep(0.01)  # every one is backing off
+            yield from self._step_commits(done)
+
+    def _commit_ended(self, job: _CommitJob, error: BaseException | None) -> None:
+        self._commits.remove(job)
+        self._report_commit(error, job.partitions)
+
+    def _report_commit(self, error: BaseException | None, tps: list[TopicPartition]) -> None:
+        if self.config.on_commit is not None:
+            self.config.on_commit(error, tps)
 
     def _auto_commit(self) -> Flow[None]:
         if self.member is None or not self.config.enable_auto_commit:
@@ -658,9 +864,15 @@ class ConsumerCore:
         if now < self._next_commit:
             return
         self._next_commit = now + self.config.auto_commit_interval
-        # as Java's: an auto-commit that fails is tried again at the next interval
-        with contextlib.suppress(ClientError, BrokerError):
-            yield from self.commit()
+        chosen = self._to_commit()
+        if not chosen:
+            return
+        error = None
+        try:
+            yield from self.commit(chosen)
+        except (ClientError, BrokerError) as exc:
+            error = exc  # as Java's: an auto-commit that fails is tried again at the next interval
+        self._report_commit(error, sorted(chosen))
 
     def committed(self, tps: Iterable[TopicPartition]) -> Flow[dict]:
         if self.member is None:
@@ -680,6 +892,7 @@ class ConsumerCore:
     def close(self, *, commit: bool) -> Flow[None]:
         """Commit the positions (auto-commit on), then leave the group."""
         try:
+            yield from self._finish_commits()
             if commit and self.member is not None and self.config.enable_auto_commit:
                 yield from self._commit_before_revoke(self.assignment())
             if self.member is not None and self.subscribed:
@@ -691,3 +904,58 @@ class ConsumerCore:
 
 def _names(tps: Iterable[TopicPartition]) -> str:
     return ", ".join(f"{t}-{p}" for t, p in sorted(tps))
+
+
+def _offsets(offsets: Any, what: str) -> dict[TopicPartition, OffsetAndMetadata]:
+    """{tp: OffsetAndMetadata} from {tp: offset or OffsetAndMetadata}, or from objects with
+    topic, partition and offset (confluent-kafka's TopicPartition)."""
+    if isinstance(offsets, Mapping):
+        return {
+            TopicPartition(*tp): o if isinstance(o, OffsetAndMetadata) else OffsetAndMetadata(o)
+            for tp, o in offsets.items()
+        }
+    chosen = {}
+    for item in offsets:
+        if getattr(item, "offset", None) is None:
+            raise ClientError(
+                f"{what}: {item!r} has no offset; give {{TopicPartition: offset}} or objects "
+                "with topic, partition and offset"
+            )
+        metadata = getattr(item, "metadata", None) or ""
+        epoch = getattr(item, "leader_epoch", None)
+        chosen[TopicPartition(item.topic, item.partition)] = OffsetAndMetadata(
+            item.offset, metadata, epoch
+        )
+    return chosen
+
+
+def _within(flow: Flow[T], seconds: float | None, what: str) -> Flow[T]:
+    """``flow`` given at most ``seconds`` (None: its own retries bound it): each call's
+    timeout and each backoff is cut to the time left, and a flow that still asks once the
+    time is gone fails with RequestTimeoutError."""
+    if seconds is None:
+        return (yield from flow)
+    end = time.monotonic() + seconds
+    outcome: Any = None
+    while True:
+        try:
+            if isinstance(outcome, BaseException):
+                effect = flow.throw(outcome)
+            else:
+                effect = flow.send(outcome)
+        except StopIteration as stop:
+            return stop.value
+        left = end - time.monotonic()
+        if left <= 0:
+            flow.close()
+            raise RequestTimeoutError(f"{what}: not done within the timeout of {seconds:g} s")
+        if isinstance(effect, Call):
+            effect = replace(effect, timeout=min(effect.timeout, left))
+        elif isinstance(effect, Gather):
+            effect = Gather([replace(c, timeout=min(c.timeout, left)) for c in effect.calls])
+        elif isinstance(effect, Sleep):
+            effect = Sleep(min(effect.seconds, left))
+        try:
+            outcome = yield effect
+        except Exception as exc:  # a call's failure: the flow's to handle
+            outcome = exc

@@ -38,6 +38,10 @@ class ConsumerConfig:
     group_remote_assignor: str | None = None  # the broker's assignor under "consumer"
     enable_auto_commit: bool = True
     auto_commit_interval: float = 5.0
+    # false: commits without offsets (and auto-commits) take only what store_offsets stored
+    enable_auto_offset_store: bool = True
+    # on_commit(error, partitions): how every commit that commit() does not return ended
+    on_commit: Callable[[BaseException | None, list], Any] | None = None
     auto_offset_reset: str = "latest"
     isolation_level: int = READ_UNCOMMITTED
     fetch_min_bytes: int = 1
@@ -96,6 +100,12 @@ def _optional_str(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
+def _callback(value: Any) -> Callable | None:
+    if value is not None and not callable(value):
+        raise ValueError(f"is {value!r}, not a callable")
+    return value
+
+
 _PROPERTIES: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "group.id": ("group_id", _optional_str),
     "group.instance.id": ("group_instance_id", _optional_str),
@@ -103,6 +113,8 @@ _PROPERTIES: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "group.remote.assignor": ("group_remote_assignor", _optional_str),
     "enable.auto.commit": ("enable_auto_commit", _bool),
     "auto.commit.interval.ms": ("auto_commit_interval", _seconds),
+    "enable.auto.offset.store": ("enable_auto_offset_store", _bool),
+    "on_commit": ("on_commit", _callback),  # confluent-kafka's place for it
     "auto.offset.reset": ("auto_offset_reset", _reset),
     "isolation.level": ("isolation_level", isolation_level),
     "fetch.min.bytes": ("fetch_min_bytes", _positive),

@@ -11,15 +11,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import inspect
 import threading
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
+import traceback
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from kafkawire.records._decode import _consumer_record
+
 from .aio_transport import AsyncTransport
-from .consumer import ConsumerBatch, ConsumerCore, ConsumerRecord, PartitionRecords
+from .consumer import (
+    ConsumerBatch,
+    ConsumerCore,
+    ConsumerRecord,
+    DeserializationError,
+    PartitionRecords,
+)
 from .consumer_config import consumer_config
 from .core import ClientCore
-from .errors import ClientError
+from .errors import ClientError, ConfigError
 from .flow import Flow
 from .sync_transport import SyncTransport
 from .transactions import ConsumerGroupMetadata
@@ -36,9 +47,14 @@ class _ConsumerMethods:
         config: Mapping[str, Any] | None = None,
         **settings: Any,
     ) -> None:
-        # registry deserializers of poll_batch(): kafkawire.registry.RegistryDeserializer
-        self.value_deserializer = settings.pop("value_deserializer", None)
-        self.key_deserializer = settings.pop("key_deserializer", None)
+        # callables (bytes or None -> object), for poll() only, or registry deserializers
+        # (kafkawire.registry.RegistryDeserializer), which decode the columns of both polls
+        self.value_deserializer = _deserializer(
+            "value_deserializer", settings.pop("value_deserializer", None)
+        )
+        self.key_deserializer = _deserializer(
+            "key_deserializer", settings.pop("key_deserializer", None)
+        )
         client, consumer = consumer_config(bootstrap_servers, config, **settings)
         self._core = ClientCore(client)
         self._consumer = ConsumerCore(self._core, consumer)
@@ -65,15 +81,34 @@ class _ConsumerMethods:
         """Join the group (at the next poll) for ``topics`` (names, or a regex pattern:
         a ``re.Pattern`` or a string starting with ``^``). The callbacks get the list of
         TopicPartitions assigned, revoked, or lost (taken by the group without a revoke: the
-        member was fenced; without on_lost, on_revoke is called)."""
+        member was fenced; without on_lost, on_revoke is called): ``callback(partitions)``,
+        or confluent-kafka's ``callback(consumer, partitions)`` when it takes two arguments.
+
+        :raises TypeError: a callback that is not a function of one of those forms."""
+        callbacks = {"on_assign": on_assign, "on_revoke": on_revoke, "on_lost": on_lost}
         self._consumer.subscribe(
-            topics, {"on_assign": on_assign, "on_revoke": on_revoke, "on_lost": on_lost}
+            topics, {name: _rebalance_callback(name, fn, self) for name, fn in callbacks.items()}
         )
+
+    def unsubscribe(self):
+        """Leave the group: the partitions are committed (enable.auto.commit) and revoked
+        (on_revoke) and LeaveGroup is sent. A manual assignment (``assign``) stays."""
+        return self._run(self._consumer.unsubscribe())
 
     def assign(self, partitions: Iterable[TopicPartition]) -> None:
         """Read these partitions, outside any group membership (commits still go to
         group.id if set). Positions start from the committed offset or auto.offset.reset."""
         self._consumer.assign(partitions)
+
+    def incremental_assign(self, partitions: Iterable[TopicPartition]) -> None:
+        """Add ``partitions`` to the manual assignment; those assigned already keep their
+        positions. A partition already assigned is an error."""
+        self._consumer.incremental_assign(partitions)
+
+    def incremental_unassign(self, partitions: Iterable[TopicPartition]) -> None:
+        """Remove ``partitions`` from the manual assignment; the others keep their positions.
+        A partition not assigned is an error."""
+        self._consumer.incremental_unassign(partitions)
 
     def assignment(self) -> list[TopicPartition]:
         return self._consumer.assignment()
@@ -119,11 +154,40 @@ class _ConsumerMethods:
         """{tp: OffsetAndMetadata, or None where the group committed nothing}."""
         return self._run(self._consumer.committed(partitions))
 
-    def commit(self, offsets: Mapping[TopicPartition, Any] | None = None):
-        """Commit ``offsets`` ({tp: next offset to read}), or the current positions.
+    def commit(self, offsets: Any = None, *, asynchronous: bool = False):
+        """Commit ``offsets`` ({tp: next offset to read}, or confluent-kafka's TopicPartitions
+        with offsets), or the current positions (with enable.auto.offset.store=false: what
+        store_offsets stored). ``asynchronous``: send the commit and return; the polls that
+        follow take the answer and call on_commit(error, partitions).
 
         :raises CommitFailedError: the group rebalanced and fenced this member."""
+        if asynchronous:
+            return self._run(self._consumer.commit_async(offsets))
         return self._run(self._consumer.commit(offsets))
+
+    def store_offsets(self, records: Any = None, offsets: Any = None) -> None:
+        """With enable.auto.offset.store=false: store the offset after each record of
+        ``records`` (a ConsumerRecord or several) and ``offsets`` (as commit takes them) for
+        the next commit without offsets and auto-commit. The partitions must be assigned; an
+        assignment starts with nothing stored."""
+        self._consumer.store_offsets(records, offsets)
+
+    def list_topics(self, topic: str | None = None, timeout: float | None = None):
+        """The cluster's metadata (kafkawire's ClusterMetadata: brokers, topics with their
+        partitions, controller), of one topic or of all; ``timeout`` in seconds (None: the
+        client's retries bound it).
+
+        :raises RequestTimeoutError: not answered within ``timeout``."""
+        return self._run(self._consumer.list_topics(topic, timeout))
+
+    def get_watermark_offsets(
+        self, partition: TopicPartition, timeout: float | None = None, cached: bool = False
+    ):
+        """(low, high): the partition's first offset and its end (the offset after the last
+        record; the last stable offset under read_committed), asked of the leader within
+        ``timeout`` seconds; ``cached``: as the last fetch answer gave them, without asking
+        (-1001, librdkafka's OFFSET_INVALID, before a fetch)."""
+        return self._run(self._consumer.watermarks(partition, timeout, cached))
 
     def _poll_flow(self, timeout: float | None, max_records: int | None):
         if self._closed:
@@ -132,11 +196,142 @@ class _ConsumerMethods:
             self._start_heartbeats()
         return self._consumer.poll(max_records, _FOREVER if timeout is None else timeout)
 
+    def _batch_flow(self, timeout: float | None, max_records: int | None):
+        for name in ("key_deserializer", "value_deserializer"):
+            if callable(getattr(self, name)):  # refused before anything is fetched
+                raise ConfigError(
+                    f"poll_batch cannot apply {name}: it is a plain callable, which decodes one "
+                    "record at a time, and poll_batch gives Arrow columns, which only a "
+                    "kafkawire.registry.RegistryDeserializer decodes; use poll() with it"
+                )
+        return self._poll_flow(timeout, max_records)
 
-def _records(parts: list[PartitionRecords]) -> list[ConsumerRecord]:
-    if len(parts) == 1:
-        return parts[0].records()
-    return [r for part in parts for r in part.records()]
+    def _batch(self, parts: list[PartitionRecords]) -> ConsumerBatch:
+        return ConsumerBatch(parts, self.value_deserializer, self.key_deserializer)
+
+    def _records(self, parts: list[PartitionRecords]) -> list[ConsumerRecord]:
+        """The records of a poll, deserialized. When a deserializer fails, the records before
+        the one it failed on are handed out and the positions go back to the rest, so that the
+        next poll raises at that record (as Java's consumer does)."""
+        if self.key_deserializer is None and self.value_deserializer is None:
+            if len(parts) == 1:
+                return parts[0].records()
+            return [r for part in parts for r in part.records()]
+        out: list[ConsumerRecord] = []
+        for i, part in enumerate(parts):
+            try:
+                out += self._deserialized(part)
+            except Exception as exc:
+                failure, rest = exc, parts[i + 1 :]
+                break
+        else:
+            return out
+        # the row it failed on (a registry error that names none: the first)
+        if isinstance(failure, DeserializationError):
+            row = int(part.offsets.searchsorted(failure.offset))
+        else:
+            row = getattr(failure, "row", None) or 0
+        if row:
+            out += self._deserialized(PartitionRecords(part.tp, part.view[:row]))
+        rewound: dict[TopicPartition, int] = {part.tp: int(part.offsets[row])}
+        for later in rest:
+            rewound.setdefault(later.tp, int(later.offsets[0]))
+        for tp, offset in rewound.items():
+            self._consumer.seek(tp, offset)
+        # the error's frames hold the records' views: an error kept in a reference cycle
+        # would have the collector clear views whose buffers are still exported
+        traceback.clear_frames(failure.__traceback__)
+        del part, parts, rest
+        if out:
+            return out
+        raise failure
+
+    def _deserialized(self, part: PartitionRecords) -> list[ConsumerRecord]:
+        rows = part.records()
+        keys = _decoded(self.key_deserializer, part, rows, key=True)
+        values = _decoded(self.value_deserializer, part, rows, key=False)
+        return [
+            _consumer_record(
+                r.topic,
+                r.partition,
+                r.offset,
+                r.timestamp,
+                r.timestamp_type,
+                k,
+                v,
+                r.headers,
+                r.leader_epoch,
+            )
+            for r, k, v in zip(rows, keys, values, strict=True)
+        ]
+
+
+def _deserializer(name: str, value: Any) -> Any:
+    if value is None or callable(value):
+        return value
+    from kafkawire.registry.deserializer import RegistryDeserializer
+
+    if isinstance(value, RegistryDeserializer):
+        return value
+    raise TypeError(
+        f"{name} is {value!r}: give a callable (bytes or None -> object) or a "
+        "kafkawire.registry.RegistryDeserializer"
+    )
+
+
+def _decoded(deserializer: Any, part: PartitionRecords, rows: list, *, key: bool) -> list:
+    """The keys (or values) of ``rows`` through ``deserializer``."""
+    raw = [r.key if key else r.value for r in rows]
+    if deserializer is None:
+        return raw
+    if not callable(deserializer):  # a RegistryDeserializer: the column at once
+        return deserializer.decode_table(part.to_arrow(), key=key).values.to_pylist()
+    out = []
+    for r, data in zip(rows, raw, strict=True):
+        try:
+            out.append(deserializer(data))
+        except Exception as exc:
+            name = "key_deserializer" if key else "value_deserializer"
+            raise DeserializationError(
+                f"{name} failed on {r.topic}-{r.partition} at offset {r.offset}: {exc!r}",
+                TopicPartition(r.topic, r.partition),
+                r.offset,
+            ) from exc
+    return out
+
+
+def _rebalance_callback(name: str, callback: Any, consumer: Any) -> Callable | None:
+    """``callback`` as a function of the partitions: as it is when it takes one argument,
+    given ``consumer`` first when it needs two (confluent-kafka's form)."""
+    if callback is None:
+        return None
+    if not callable(callback):
+        raise TypeError(f"{name} is {callback!r}, not a callable")
+    if inspect.iscoroutinefunction(callback):
+        raise TypeError(
+            f"{name} is a coroutine function: poll calls the callbacks and does not await "
+            "them; give a plain function"
+        )
+    try:
+        signature = inspect.signature(callback)
+    except (TypeError, ValueError):  # a builtin without one (print): given the partitions
+        return callback
+    if _takes(signature, 1):
+        return callback
+    if _takes(signature, 2):
+        return functools.partial(callback, consumer)
+    raise TypeError(
+        f"{name} {callback!r} takes neither (partitions) nor (consumer, partitions): its "
+        f"signature is {signature}"
+    )
+
+
+def _takes(signature: inspect.Signature, count: int) -> bool:
+    try:
+        signature.bind(*[None] * count)
+    except TypeError:
+        return False
+    return True
 
 
 class Consumer(_ConsumerMethods):
@@ -179,17 +374,17 @@ class Consumer(_ConsumerMethods):
 
     def poll(self, timeout: float | None = 1.0, max_records: int | None = None):
         """Up to ``max_records`` (max.poll.records) records as ConsumerRecords, in offset
-        order per partition; waits up to ``timeout`` seconds (None: until there are some)."""
-        return _records(self._run(self._poll_flow(timeout, max_records)))
+        order per partition, keys and values through the deserializers; waits up to
+        ``timeout`` seconds (None: until there are some)."""
+        return self._records(self._run(self._poll_flow(timeout, max_records)))
 
     def poll_batch(self, timeout: float | None = 1.0, max_records: int | None = None):
         """``poll``, columnar: a ConsumerBatch of per-partition RecordViews (no Python
-        object per record; ``to_arrow()`` for one table)."""
-        return ConsumerBatch(
-            self._run(self._poll_flow(timeout, max_records)),
-            self.value_deserializer,
-            self.key_deserializer,
-        )
+        object per record; ``to_arrow()`` for one table, its columns decoded by registry
+        deserializers).
+
+        :raises ConfigError: a deserializer is a plain callable (poll applies those)."""
+        return self._batch(self._run(self._batch_flow(timeout, max_records)))
 
     def __iter__(self) -> Iterator[ConsumerRecord]:
         while True:
@@ -235,14 +430,10 @@ class AsyncConsumer(_ConsumerMethods):
             self._heartbeats = _task(self._transport.run(flow))
 
     async def poll(self, timeout: float | None = 1.0, max_records: int | None = None):
-        return _records(await self._run(self._poll_flow(timeout, max_records)))
+        return self._records(await self._run(self._poll_flow(timeout, max_records)))
 
     async def poll_batch(self, timeout: float | None = 1.0, max_records: int | None = None):
-        return ConsumerBatch(
-            await self._run(self._poll_flow(timeout, max_records)),
-            self.value_deserializer,
-            self.key_deserializer,
-        )
+        return self._batch(await self._run(self._batch_flow(timeout, max_records)))
 
     async def __aiter__(self) -> AsyncIterator[ConsumerRecord]:
         while True:

@@ -39,6 +39,34 @@ def consumer_example() -> None:
         assert_type(committed, dict[TopicPartition, OffsetAndMetadata | None])
 
 
+def confluent_style_example() -> None:
+    def on_assign(consumer: object, partitions: list[TopicPartition]) -> None: ...
+
+    def on_commit(error: BaseException | None, partitions: list[TopicPartition]) -> None: ...
+
+    config = {"group.id": "billing", "enable.auto.offset.store": False, "on_commit": on_commit}
+    with kafkawire.Consumer(
+        "127.0.0.1:9092", config=config, value_deserializer=bytes.decode
+    ) as consumer:
+        consumer.subscribe(["payments"], on_assign=on_assign, on_revoke=print)
+        records = consumer.poll(1.0)
+        consumer.store_offsets(records)
+        consumer.commit(asynchronous=True)
+        low, high = consumer.get_watermark_offsets(TopicPartition("payments", 0), timeout=5.0)
+        assert_type(high - low, int)
+        assert_type(consumer.list_topics("payments", timeout=5.0), kafkawire.ClusterMetadata)
+        consumer.unsubscribe()
+        consumer.incremental_assign([TopicPartition("payments", 1)])
+        consumer.incremental_unassign([TopicPartition("payments", 1)])
+
+
+async def asyncio_confluent_style_example() -> None:
+    async with kafkawire.aio.Consumer("127.0.0.1:9092") as consumer:
+        await consumer.commit(asynchronous=True)
+        assert_type(await consumer.get_watermark_offsets(TopicPartition("t", 0)), tuple[int, int])
+        await consumer.unsubscribe()
+
+
 def producer_example() -> None:
     with kafkawire.Producer("127.0.0.1:9092", config={"linger.ms": 5}) as producer:
         future = producer.send("events", b"value", key=b"user-1")
