@@ -916,6 +916,11 @@ def _offsets(offsets: Any, what: str) -> dict[TopicPartition, OffsetAndMetadata]
         }
     chosen = {}
     for item in offsets:
+        if isinstance(item, ConsumerRecord):  # its offset is read already: not one to commit
+            raise ClientError(
+                f"{what}: {item.topic}-{item.partition} offset {item.offset} is a record, not "
+                "the next offset to read; store_offsets(records) takes records"
+            )
         if getattr(item, "offset", None) is None:
             raise ClientError(
                 f"{what}: {item!r} has no offset; give {{TopicPartition: offset}} or objects "

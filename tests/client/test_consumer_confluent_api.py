@@ -197,6 +197,8 @@ def test_store_offsets_decides_what_commit_commits(cluster, admin, face):
             c.store_offsets(offsets={(topic, 1): 3})
         with pytest.raises(ClientError, match=r"has no offset"):
             c.store_offsets(offsets=[tp])
+        with pytest.raises(ClientError, match=rf"commit: {topic}-0 offset 3 is a record"):
+            c.commit(got[3:4])  # records are not offsets to commit: one past them would be
         c.incremental_unassign([tp])
         c.incremental_assign([tp])  # a new assignment starts with nothing stored
         c.seek(tp, 20)
@@ -257,6 +259,22 @@ def test_asynchronous_commit_failure_goes_to_on_commit(face):
         ((error, partitions),) = outcomes
         assert partitions == [("t", 0)]
         assert isinstance(error, ClientError) and nobody in str(error)
+
+
+def test_on_commit_hears_the_auto_commits(cluster, admin, face):
+    topic = new_topic(cluster, admin)
+    tp = TopicPartition(topic, 0)
+    outcomes: list = []
+    config = group_config(**{"auto.commit.interval.ms": 100, "on_commit": _append_to(outcomes)})
+    with make_consumer(face, cluster.bootstrap, config=config) as c:
+        c.assign([tp])
+        poll_until(c, RECORDS)
+        outcomes.clear()  # the next auto-commit has every record's position
+        end = time.monotonic() + 20
+        while not outcomes and time.monotonic() < end:
+            c.poll(0.2)
+        assert outcomes[0] == (None, [tp])
+        assert c.committed([tp])[tp].offset == RECORDS
 
 
 def _append_to(outcomes: list):
