@@ -405,6 +405,7 @@ def test_registry_deserializer_in_poll_and_poll_batch(broker, face, tmp_path):
     fastavro = pytest.importorskip("fastavro")
     from kafkawire.registry import Schema, SchemaRegistryClient
     from kafkawire.registry.deserializer import RegistryDeserializer
+    from kafkawire.registry.errors import PayloadError
 
     registry = SchemaRegistryClient(tmp_path)
     schema_id = registry.register("users-value", Schema(json.dumps(USER))).schema_id
@@ -419,18 +420,26 @@ def test_registry_deserializer_in_poll_and_poll_batch(broker, face, tmp_path):
         topic = f"ck-{uuid.uuid4().hex[:10]}"
         admin.create_topics({topic: 1})
         admin.produce_columns((topic, 0), [framed(u) for u in users])
+        admin.produce_columns((topic, 0), [b"\x09not framed"])
     with make_consumer(
         face,
         broker.bootstrap,
         config={"auto.offset.reset": "earliest"},
         value_deserializer=RegistryDeserializer(registry),
     ) as c:
-        c.assign([(topic, 0)])
-        got = poll_until(c, 10)
-        assert [r.value for r in got] == users[: len(got)]
-        c.seek((topic, 0), 0)
+        tp = TopicPartition(topic, 0)
+        c.assign([tp])
+        got: list = []
+        end = time.monotonic() + 20
+        with pytest.raises(PayloadError, match=rf"^{topic}-0 offset {RECORDS}: magic byte 9"):
+            while time.monotonic() < end:
+                got += c.poll(0.5)
+        assert [r.value for r in got] == users  # every record before the one that failed
+        assert c.position(tp) == RECORDS
+        c.seek(tp, 0)
         rows: list = []
         end = time.monotonic() + 20
         while len(rows) < RECORDS and time.monotonic() < end:
-            rows += c.poll_batch(0.5).to_arrow()["value"].to_pylist()
+            batch = c.poll_batch(0.5, max_records=RECORDS - len(rows))
+            rows += batch.to_arrow()["value"].to_pylist()
         assert rows == users
