@@ -764,15 +764,8 @@ class ConsumerCore:
                 "store_offsets needs enable.auto.offset.store=false: with it true (the "
                 "default) every position poll hands out is stored"
             )
-        if isinstance(records, ConsumerRecord):
-            records = [records]
-        chosen = {
-            TopicPartition(r.topic, r.partition): OffsetAndMetadata(
-                r.offset + 1, "", None if r.leader_epoch < 0 else r.leader_epoch
-            )
-            for r in records or ()
-        }
-        chosen.update(_offsets(offsets or {}, "store_offsets"))
+        chosen = _offsets(records or [], "store_offsets")
+        chosen.update(_offsets(offsets or [], "store_offsets"))
         if not chosen:
             raise ClientError("store_offsets: give records or offsets to store")
         missing = [tp for tp in chosen if tp not in self.parts]
@@ -792,9 +785,9 @@ class ConsumerCore:
         return self._to_commit() if offsets is None else _offsets(offsets, "commit")
 
     def commit(self, offsets: Any = None) -> Flow[None]:
-        """Commit ``offsets`` ({tp: offset or OffsetAndMetadata}, or objects with topic,
-        partition and offset: confluent-kafka's TopicPartition), or every position; after the
-        asynchronous commits sent before it."""
+        """Commit ``offsets`` ({tp: offset or OffsetAndMetadata}, ConsumerRecords: the offset
+        after each, or objects with topic, partition and offset: confluent-kafka's
+        TopicPartition), or every position; after the asynchronous commits sent before it."""
         chosen = self._offsets_to_commit(offsets)
         yield from self._finish_commits()
         yield from self.member.commit(self.core, chosen)
@@ -907,20 +900,22 @@ def _names(tps: Iterable[TopicPartition]) -> str:
 
 
 def _offsets(offsets: Any, what: str) -> dict[TopicPartition, OffsetAndMetadata]:
-    """{tp: OffsetAndMetadata} from {tp: offset or OffsetAndMetadata}, or from objects with
-    topic, partition and offset (confluent-kafka's TopicPartition)."""
+    """{tp: OffsetAndMetadata} from {tp: offset or OffsetAndMetadata}, or from ConsumerRecords
+    (the offset after each, as confluent-kafka's ``message``) and objects with topic,
+    partition and offset (confluent-kafka's TopicPartition: that offset)."""
     if isinstance(offsets, Mapping):
         return {
             TopicPartition(*tp): o if isinstance(o, OffsetAndMetadata) else OffsetAndMetadata(o)
             for tp, o in offsets.items()
         }
     chosen = {}
-    for item in offsets:
-        if isinstance(item, ConsumerRecord):  # its offset is read already: not one to commit
-            raise ClientError(
-                f"{what}: {item.topic}-{item.partition} offset {item.offset} is a record, not "
-                "the next offset to read; store_offsets(records) takes records"
+    for item in [offsets] if isinstance(offsets, ConsumerRecord) else offsets:
+        if isinstance(item, ConsumerRecord):
+            epoch = None if item.leader_epoch < 0 else item.leader_epoch
+            chosen[TopicPartition(item.topic, item.partition)] = OffsetAndMetadata(
+                item.offset + 1, "", epoch
             )
+            continue
         if getattr(item, "offset", None) is None:
             raise ClientError(
                 f"{what}: {item!r} has no offset; give {{TopicPartition: offset}} or objects "

@@ -155,10 +155,11 @@ class _ConsumerMethods:
         return self._run(self._consumer.committed(partitions))
 
     def commit(self, offsets: Any = None, *, asynchronous: bool = False):
-        """Commit ``offsets`` ({tp: next offset to read}, or confluent-kafka's TopicPartitions
-        with offsets), or the current positions (with enable.auto.offset.store=false: what
-        store_offsets stored). ``asynchronous``: send the commit and return; the polls that
-        follow take the answer and call on_commit(error, partitions).
+        """Commit ``offsets`` ({tp: next offset to read}, a ConsumerRecord or several: the
+        offset after each, or confluent-kafka's TopicPartitions with offsets), or the positions
+        (with enable.auto.offset.store=false: what store_offsets stored). ``asynchronous``:
+        send the commit and return; the polls that follow take the answer and call
+        on_commit(error, partitions).
 
         :raises CommitFailedError: the group rebalanced and fenced this member."""
         if asynchronous:

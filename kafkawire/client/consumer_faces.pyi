@@ -15,8 +15,9 @@ _Topics = str | Iterable[str] | re.Pattern[str]
 _Callback = (
     Callable[[list[TopicPartition]], Any] | Callable[[Any, list[TopicPartition]], Any] | None
 )
-# {tp: offset}, or objects with topic, partition and offset (confluent-kafka's TopicPartition)
-_Offsets = Mapping[TopicPartition, int | OffsetAndMetadata] | Iterable[Any]
+# {tp: offset}, records (the offset after each), or objects with topic, partition and offset
+# (confluent-kafka's TopicPartition)
+_Offsets = Mapping[TopicPartition, int | OffsetAndMetadata] | ConsumerRecord | Iterable[Any]
 # aiokafka's type; a null key or value (a tombstone) is handed to it as None
 _Deserializer = Callable[[bytes], Any] | RegistryDeserializer | None
 
