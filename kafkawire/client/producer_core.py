@@ -733,12 +733,18 @@ class ProducerCore:
             return
         answers = {(t.name, p.index): p for t in outcome.responses for p in t.partition_responses}
         endpoints = {e.node_id: (e.host, e.port) for e in outcome.node_endpoints}
+        host, port = self.core.brokers.get(node, ("broker", node))
         for b in batches:
             p = answers.get(b.tp)
             if p is None:
-                self._retry(b, ClientError(f"Produce answer lacks {b.tp.topic}-{b.tp.partition}"))
+                self._retry(
+                    b,
+                    ClientError(
+                        f"Produce answer from {host}:{port} lacks {b.tp.topic}-{b.tp.partition}"
+                    ),
+                )
             else:
-                self._partition_answer(b, p, endpoints)
+                self._partition_answer(b, p, endpoints, f"{host}:{port}")
 
     def _leader_from_answer(self, tp: TopicPartition, current, endpoints: dict) -> bool:
         """KIP-951: a Produce answer that says this broker no longer leads ``tp`` names the
@@ -760,10 +766,10 @@ class ProducerCore:
             )
         return True
 
-    def _partition_answer(self, b: ProducerBatch, p, endpoints: dict) -> None:
+    def _partition_answer(self, b: ProducerBatch, p, endpoints: dict, address: str) -> None:
         q = self.queues[b.tp]
         code = p.error_code
-        where = f"{b.tp.topic}-{b.tp.partition}"
+        where = f"{b.tp.topic}-{b.tp.partition} at {address}"
         if code == 0:
             if b.sequence >= 0:
                 q.acked = (b.sequence + b.count) & 0x7FFFFFFF
