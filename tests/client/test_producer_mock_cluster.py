@@ -55,6 +55,7 @@ class Chaos:
         self.mock, self.topic, self.partitions = mock, topic, partitions
         self.moves = 0
         self.injected = collections.Counter()
+        self.produced_at: set[int] = set()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -69,12 +70,17 @@ class Chaos:
             self.injected[code] += 1
 
     def start(self) -> None:
+        self.mock.start_tracking()
+        self.mock.requests()
         self._thread.start()
 
     def stop(self) -> None:
+        """Ends the moves; ``produced_at``: the brokers that got Produce requests meanwhile."""
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(5)
+            self.produced_at = {n for n, api in self.mock.requests() if api == ApiKey.PRODUCE}
+            self.mock.stop_tracking()
         self.mock.clear_errors(ApiKey.PRODUCE)
 
 
@@ -193,6 +199,7 @@ def test_keyed_idempotent_produce_while_leaders_move_and_answers_fail(mock, clie
         chaos.stop()
     assert len(acked) == RECORDS
     assert chaos.moves >= 5, "the leaders hardly moved while the records went"
+    assert chaos.produced_at == set(mock.broker_ids)  # the producer followed the leaders
     assert all(chaos.injected[code] for code in INJECTED)
     check_exactly_once_in_order(read_back(mock, topic, partitions), acked)
 
