@@ -109,8 +109,7 @@ class ClientCore:
                 known = info.partitions.get(p.partition_index)
                 if (
                     not p.error_code
-                    or leader is None
-                    or leader.leader_id not in self.brokers
+                    or leader.leader_id not in self.brokers  # -1: the answer names none
                     or known is None
                     or leader.leader_epoch < known.leader_epoch  # older news than ours
                 ):
