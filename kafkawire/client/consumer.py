@@ -578,7 +578,7 @@ class ConsumerCore:
             self._stale(mine, now)  # e.g. a fetch session the broker lost: a full one next
             return
         self._backoff = self.core.config.retry_backoff
-        answers = fetched_partitions(outcome, fetch.names)
+        answers = fetched_partitions(outcome, fetch.names, self.core.broker_name(fetch.node))
         moved = self.core.take_current_leaders(outcome, fetch.names)  # no refresh for these
         # a partition a full fetch's answer leaves out (or names by a topic id no longer
         # known: the topic was recreated) needs fresh metadata; an incremental answer leaves
@@ -601,7 +601,10 @@ class ConsumerCore:
                     if tp not in moved:
                         stale[tp] = mine[tp]
                     continue
-                raise_for_code(code, f"Fetch {tp.topic}-{tp.partition}")
+                raise_for_code(
+                    code,
+                    f"Fetch {tp.topic}-{tp.partition} from {self.core.broker_name(fetch.node)}",
+                )
             part.high_watermark = answer.high_watermark
             part.low = answer.log_start_offset
             committed_end = self.config.isolation_level == READ_COMMITTED

@@ -75,11 +75,11 @@ def fetch(
             names_of.append(names)
         answers = yield Gather([c(options) for c in calls])
         stale = failure = None
-        for answer, names in zip(answers, names_of, strict=True):
+        for answer, names, leader in zip(answers, names_of, groups, strict=True):
             if isinstance(answer, BaseException):
                 failure = failure or answer
                 continue
-            for tp, part in fetched_partitions(answer, names).items():
+            for tp, part in fetched_partitions(answer, names, core.broker_name(leader)).items():
                 info = ERRORS.get(part.error_code)
                 if part.error_code and info is not None and info.retriable:
                     stale = part
@@ -163,8 +163,15 @@ def fetch_call(
     return make, names
 
 
-def fetched_partitions(response, names) -> dict[TopicPartition, FetchedPartition]:
-    raise_for_code(response.error_code, "Fetch")
+def fetched_partitions(response, names, broker: str) -> dict[TopicPartition, FetchedPartition]:
+    """Each partition of a Fetch answer from ``broker`` (how errors name it)."""
+    if response.error_code:
+        asked = ", ".join(
+            f"{t.topic or names.get(t.topic_id)}-{p.partition_index}"
+            for t in response.responses
+            for p in t.partitions
+        )
+        raise_for_code(response.error_code, f"Fetch of {asked or 'nothing'} from {broker}")
     out = {}
     for t in response.responses:
         name = t.topic or names.get(t.topic_id)
