@@ -51,6 +51,13 @@ class ClientCore:
         address = self.brokers.get(node)
         return [] if address is None else [(node, address)]
 
+    def broker_name(self, node: int) -> str:
+        """How errors name a broker: its node id and, when known, its address."""
+        address = self.brokers.get(node)
+        return (
+            f"broker {node}" if address is None else f"broker {node} at {address[0]}:{address[1]}"
+        )
+
     # ---- metadata ----------------------------------------------------------------------------
 
     def metadata(self, topics: Sequence[str] | None = None) -> Flow[ClusterMetadata]:

@@ -152,7 +152,9 @@ class GroupMember:
         response = yield core.call(node, request, extra_timeout=config.max_poll_interval)
         if response.member_id:
             self.member_id = response.member_id  # kept even with MEMBER_ID_REQUIRED
-        raise_for_code(response.error_code, f"JoinGroup {self.group_id!r}")
+        raise_for_code(
+            response.error_code, f"JoinGroup {self.group_id!r} ({core.broker_name(node)})"
+        )
         generation = response.generation_id
         protocol = response.protocol_name
         assignments = []
@@ -172,7 +174,7 @@ class GroupMember:
             # as librdkafka: join again (librdkafka's mock refuses with INVALID_REQUEST a
             # member whose SyncGroup comes after the leader's has completed the generation)
             raise _SyncRefused(answer.error_code)
-        raise_for_code(answer.error_code, f"SyncGroup {self.group_id!r}")
+        raise_for_code(answer.error_code, f"SyncGroup {self.group_id!r} ({core.broker_name(node)})")
         assignment = assignors.decode_assignment(bytes(answer.assignment or b""))
         with self.lock:
             self.generation = generation
@@ -242,7 +244,7 @@ class GroupMember:
                     self.lost = True
             self._reset()
         else:
-            raise_for_code(code, f"Heartbeat {self.group_id!r}")
+            raise_for_code(code, f"Heartbeat {self.group_id!r} ({core.broker_name(node)})")
 
     def heartbeat_loop(self, core: ClientCore, stopped: Callable[[], bool]) -> Flow[None]:
         """Heartbeats every heartbeat.interval.ms while joined, until ``stopped()``; a member
@@ -289,7 +291,9 @@ class GroupMember:
             )
             response = yield core.call(node, request)
             if response.error_code not in (0, *_FENCED):
-                raise_for_code(response.error_code, f"LeaveGroup {self.group_id!r}")
+                raise_for_code(
+                    response.error_code, f"LeaveGroup {self.group_id!r} ({core.broker_name(node)})"
+                )
         finally:
             self._reset()
 
@@ -340,7 +344,11 @@ class GroupMember:
                 yield Sleep(backoff)
                 backoff = min(backoff * 2, core.config.retry_backoff_max)
                 continue
-            raise_for_code(code, f"OffsetCommit {tp.topic}-{tp.partition}")
+            raise_for_code(
+                code,
+                f"OffsetCommit {tp.topic}-{tp.partition} of group {self.group_id!r} "
+                f"({core.broker_name(node)})",
+            )
 
     def committed(
         self, core: ClientCore, tps: Iterable[TopicPartition]
