@@ -29,6 +29,7 @@ KEYS = 200
 MOVE_EVERY = 0.15  # seconds between leader moves
 INJECTED = [6, 7, 19]  # NOT_LEADER_OR_FOLLOWER, REQUEST_TIMED_OUT, NOT_ENOUGH_REPLICAS
 PRODUCER = {"linger.ms": 5, "enable.idempotence": True}
+ONE_IN_FLIGHT = {"linger.ms": 5, "max.in.flight.requests.per.connection": 1}
 
 
 @pytest.fixture(scope="module")
@@ -128,8 +129,8 @@ def check_exactly_once_in_order(records: list, acked: dict[bytes, tuple[int, int
     by_key = collections.defaultdict(list)
     for partition, offset, key, value in records:
         by_key[key].append(int(value.split(b"-")[1]))
-        reported = acked[value]
-        assert reported[1] < 0 or reported == (partition, offset), value
+        reported = acked[value]  # (partition, offset), offset None or -1 where unknown
+        assert reported[1] is None or reported[1] < 0 or reported == (partition, offset), value
     for key, numbers in by_key.items():
         assert numbers == sorted(numbers), f"key {key!r} out of send order"
 
@@ -445,3 +446,66 @@ def test_transactions_across_three_brokers_with_the_coordinator_moved(mock, clie
                 kind = next(k for at, k in markers[p] if at > offset)
                 ended_by[kind].append(value)
         assert ended_by == {kind: written[kind][p] for kind in ended_by}
+
+
+@pytest.mark.parametrize("client", ["librdkafka", "sync", "asyncio"])
+def test_lost_produce_answers_in_a_transaction_write_nothing_twice(mock, client):
+    """Each broker holds one Produce answer back for 2.5 s, past the producer's timeout (1 s
+    request timeout: 2 s for a Produce): the batch was written, the producer sends it again
+    on a new connection, and the broker recognises it by its sequence number. The mock checks
+    sequence numbers for transactional producers only, so the test is transactional: 3,000
+    keyed records across three brokers, each once and in send order after the commit.
+
+    One request in flight per connection: the mock takes a recognised duplicate's sequence
+    as its newest (rd_kafka_mock_validate_records updates its window for duplicates too), so
+    of several batches sent again after a lost answer, the second is appended a second time,
+    whichever client sends them (a broker keeps the window as it was)."""
+    topic, txn_id = unique("lost"), unique("lost-id")
+    mock.create_topic(topic, 3, 3)
+    for p in range(3):
+        mock.set_leader(topic, p, mock.broker_ids[p])
+    acked: dict[bytes, tuple[int, int]] = {}
+    if client == "librdkafka":
+        settings = {"socket.timeout.ms": 1000, "request.timeout.ms": 1000, **ONE_IN_FLIGHT}
+        producer = confluent_kafka.Producer(
+            {"bootstrap.servers": mock.bootstrap, "transactional.id": txn_id, **settings}
+        )
+
+        def report(err, msg):
+            assert err is None, err
+            # not its offset: for a batch recognised as a duplicate (answered with base offset
+            # -1) librdkafka reports -1 plus the record's place in the batch
+            acked[msg.value()] = (msg.partition(), -1)
+
+        def send(value, key):
+            producer.produce(topic, value, key=key, on_delivery=report)
+
+        producer.init_transactions(30)
+    else:
+        config = {"transactional.id": txn_id, "request.timeout.ms": 1000, **ONE_IN_FLIGHT}
+        producer = make_producer(client, mock.bootstrap, config=config)
+        futures = []
+
+        def send(value, key):
+            futures.append((value, producer.send(topic, value, key=key)))
+
+        producer.init_transactions()
+    try:
+        producer.begin_transaction()
+        for i in range(3000):
+            if i == 1000:  # once the partitions are in the transaction
+                for broker in mock.broker_ids:
+                    mock.push_broker_errors(broker, ApiKey.PRODUCE, [(0, 2500)])
+            send(*reversed(keyed_value(i)))
+            if i % 200 == 199:
+                time.sleep(0.02)
+        assert producer.flush(30) == 0
+        producer.commit_transaction()
+        for value, future in [] if client == "librdkafka" else futures:
+            meta = future.result(timeout=30)
+            acked[value] = (meta.partition, meta.offset)
+    finally:
+        if client != "librdkafka":
+            producer.close()
+    assert len(acked) == 3000
+    check_exactly_once_in_order(read_back(mock, topic, 3), acked)
