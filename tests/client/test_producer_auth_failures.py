@@ -97,6 +97,26 @@ def test_a_wrong_password_fails_the_send_in_one_attempt(face, plain_bed, topic, 
         assert_quiet_after_close(plain_bed, producer, threads)
 
 
+def test_the_refusal_stands_for_retry_backoff_max(face, plain_bed, topic):
+    """After retry.backoff.max.ms the next send tries once more (and fails again)."""
+    threads = len(producer_threads())
+    attempts = plain_bed.attempts
+    config = sasl("PLAIN", "hunter2", **{"retry.backoff.max.ms": 400})
+    producer = make_producer(face, plain_bed.address, config=config)
+    try:
+        expect_refusal(producer, topic, AuthenticationError, "PLAIN auth")
+        with pytest.raises(AuthenticationError):
+            producer.send(topic, b"standing")
+        assert plain_bed.attempts - attempts == 1
+        time.sleep(0.6)
+        expect_refusal(producer, topic, AuthenticationError, "PLAIN auth")
+        with pytest.raises(AuthenticationError):
+            producer.send(topic, b"standing again")
+        assert plain_bed.attempts - attempts == 2
+    finally:
+        assert_quiet_after_close(plain_bed, producer, threads)
+
+
 def test_a_transactional_producer_with_a_wrong_password(face, plain_bed):
     threads = len(producer_threads())
     attempts = plain_bed.attempts
