@@ -1,7 +1,8 @@
 """The producer against librdkafka's mock cluster (three brokers, ``tests/support/
 mock_cluster.py``), through both faces: partition leaders moving while Produce answers carry
 injected errors, leaders taken from the answers (KIP-951), transactions over partitions led
-by different brokers with the coordinator moved. Every scenario is run with librdkafka's own
+by different brokers with the coordinator moved, Produce answers lost within a transaction.
+Every scenario is run with librdkafka's own
 producer first (the bed is proven), and every verdict is read back by librdkafka's consumer,
 not by kafkawire.
 
