@@ -307,19 +307,15 @@ class ConsumerCore:
         yield from self._finish_commits()
         owned = self.assignment()
         yield from self._commit_before_revoke(owned)
-        member = self.member
         self.parts.clear()
-        self.subscribed = False
+        self.subscribed = False  # the polls leave the group alone (the faces stopped the beats)
         self.topics, self.pattern = [], None
-        if isinstance(member, ConsumerGroupMember):
-            with member.lock:  # no heartbeat asks to join again
-                member.subscription = ()
         try:
             if owned:
                 self._call("on_revoke", owned)
         finally:
             self.callbacks = {}
-            yield from member.leave(self.core, "the consumer unsubscribed")
+            yield from self.member.leave(self.core, "the consumer unsubscribed")
 
     def assignment(self) -> list[TopicPartition]:
         return sorted(self.parts)

@@ -90,11 +90,6 @@ class _ConsumerMethods:
             topics, {name: _rebalance_callback(name, fn, self) for name, fn in callbacks.items()}
         )
 
-    def unsubscribe(self):
-        """Leave the group: the partitions are committed (enable.auto.commit) and revoked
-        (on_revoke) and LeaveGroup is sent. A manual assignment (``assign``) stays."""
-        return self._run(self._consumer.unsubscribe())
-
     def assign(self, partitions: Iterable[TopicPartition]) -> None:
         """Read these partitions, outside any group membership (commits still go to
         group.id if set). Positions start from the committed offset or auto.offset.reset."""
@@ -360,13 +355,14 @@ class Consumer(_ConsumerMethods):
             return
         member = self._consumer.member
         core = ClientCore(self._core.config)  # its own connection: the transports are not shared
+        stopping = self._stopping = threading.Event()  # this thread's: a later one has its own
 
         def beat() -> None:
             transport = SyncTransport(core)
             try:
-                while not self._stopping.is_set():
+                while not stopping.is_set():
                     with contextlib.suppress(Exception):  # a flow's error: go on beating
-                        transport.run(member.heartbeat_loop(core, self._stopping.is_set))
+                        transport.run(member.heartbeat_loop(core, stopping.is_set))
             finally:
                 transport.close()
 
@@ -397,15 +393,26 @@ class Consumer(_ConsumerMethods):
     def __exit__(self, *exc_info) -> None:
         self.close()
 
+    def _stop_heartbeats(self) -> None:
+        """End the heartbeats before a leave: one sent after it would join the group again
+        (and one naming no topics is refused)."""
+        self._stopping.set()
+        if self._heartbeats is not None:
+            self._heartbeats.join(5)
+            self._heartbeats = None
+
+    def unsubscribe(self) -> None:
+        """Leave the group: the partitions are committed (enable.auto.commit) and revoked
+        (on_revoke) and the member leaves. A manual assignment (``assign``) stays."""
+        self._stop_heartbeats()
+        self._run(self._consumer.unsubscribe())
+
     def close(self, *, commit: bool = True) -> None:
         """Commit the positions (with enable.auto.commit), leave the group, disconnect."""
         if self._closed:
             return
         self._closed = True
-        self._stopping.set()
-        # the heartbeats end first: one sent after the leave would join the group again
-        if self._heartbeats is not None:
-            self._heartbeats.join(5)
+        self._stop_heartbeats()
         try:
             self._run(self._consumer.close(commit=commit))
         finally:
@@ -420,15 +427,28 @@ class AsyncConsumer(_ConsumerMethods):
         super().__init__(bootstrap_servers, config=config, **settings)
         self._transport = AsyncTransport(self._core)
         self._heartbeats = None
-        self._stopping = False
+        self._stopping = asyncio.Event()
 
     async def _run(self, flow: Flow):
         return await self._transport.run(flow)
 
     def _start_heartbeats(self) -> None:
         if self._heartbeats is None:
-            flow = self._consumer.member.heartbeat_loop(self._core, lambda: self._stopping)
+            stopping = self._stopping = asyncio.Event()  # this task's: a later one has its own
+            flow = self._consumer.member.heartbeat_loop(self._core, stopping.is_set)
             self._heartbeats = _task(self._transport.run(flow))
+
+    async def _stop_heartbeats(self) -> None:
+        """As Consumer._stop_heartbeats."""
+        self._stopping.set()
+        if self._heartbeats is not None:
+            with contextlib.suppress(Exception):
+                await self._heartbeats
+            self._heartbeats = None
+
+    async def unsubscribe(self) -> None:
+        await self._stop_heartbeats()
+        await self._run(self._consumer.unsubscribe())
 
     async def poll(self, timeout: float | None = 1.0, max_records: int | None = None):
         return self._records(await self._run(self._poll_flow(timeout, max_records)))
@@ -451,10 +471,7 @@ class AsyncConsumer(_ConsumerMethods):
         if self._closed:
             return
         self._closed = True
-        self._stopping = True
-        if self._heartbeats is not None:  # first, as in Consumer.close
-            with contextlib.suppress(Exception):
-                await self._heartbeats
+        await self._stop_heartbeats()  # first, as in Consumer.close
         try:
             await self._run(self._consumer.close(commit=commit))
         finally:

@@ -107,6 +107,40 @@ def test_unsubscribe_commits_revokes_and_leaves_with_confluent_callbacks(cluster
         assert c.assignment() == [(topic, 1)]
 
 
+def test_unsubscribe_leaves_a_kip848_group(mock_cluster, admin_of_mock, face):
+    from tests.client.test_consumer_group_kip848 import Member, config, wait_until
+
+    topic = f"ck-{uuid.uuid4().hex[:10]}"
+    mock_cluster.create_topic(topic, 4)
+    for p in range(4):
+        admin_of_mock.produce_columns((topic, p), [b"%d" % i for i in range(5)])
+    group = f"ck-{uuid.uuid4().hex[:8]}"
+    stays = Member("librdkafka", mock_cluster.bootstrap, group, topic)
+    revoked: list = []
+    try:
+        with make_consumer(face, mock_cluster.bootstrap, config=config(group)) as c:
+            c.subscribe([topic], on_revoke=lambda consumer, partitions: revoked.append(partitions))
+            wait_until(lambda: c.poll(0.2) is not None and len(c.assignment()) == 2, what="two")
+            owned = c.assignment()
+            revoked.clear()  # what the librdkafka member took when it joined
+            c.unsubscribe()
+            assert revoked == [owned] and c.assignment() == []
+            # well inside the session timeout: the leave moved them, not the broker's timer
+            wait_until(lambda: len(stays.assigned) == 4, timeout=15, what="all four")
+            for _ in range(5):  # no heartbeat joins the group again
+                assert c.poll(0.2) == [] and c.assignment() == []
+            assert len(stays.assigned) == 4
+    finally:
+        stays.leave()
+    assert stays.errors == []
+
+
+@pytest.fixture(scope="module")
+def admin_of_mock(mock_cluster):
+    with Client(mock_cluster.bootstrap, request_timeout=20) as c:
+        yield c
+
+
 def test_subscribe_refuses_callbacks_of_neither_form(broker, face):
     async def coroutine(partitions):
         return partitions
