@@ -130,6 +130,9 @@ def test_unsubscribe_leaves_a_kip848_group(mock_cluster, admin_of_mock, face):
             for _ in range(5):  # no heartbeat joins the group again
                 assert c.poll(0.2) == [] and c.assignment() == []
             assert len(stays.assigned) == 4
+            c.subscribe([topic])  # and a new subscription joins it again, heartbeats and all
+            wait_until(lambda: c.poll(0.2) is not None and len(c.assignment()) == 2, what="two")
+            wait_until(lambda: len(stays.assigned) == 2, what="two left to the other member")
     finally:
         stays.leave()
     assert stays.errors == []
