@@ -186,7 +186,6 @@ class _Partition:
     retry_at: float = 0.0
     limit: int | None = None  # a partition_max_bytes grown for a batch larger than the setting
     buffered: deque[_Fetched] = field(default_factory=deque)
-    high_watermark: int = -1
     # the watermarks the last fetch answer gave (the end: the last stable offset under
     # read_committed, as librdkafka's cached watermarks)
     low: int = OFFSET_INVALID
@@ -601,7 +600,6 @@ class ConsumerCore:
                     code,
                     f"Fetch {tp.topic}-{tp.partition} from {self.core.broker_name(fetch.node)}",
                 )
-            part.high_watermark = answer.high_watermark
             part.low = answer.log_start_offset
             committed_end = self.config.isolation_level == READ_COMMITTED
             part.high = (
