@@ -89,7 +89,9 @@ def _null_made_empty(frame: bytes, exc: CorruptError, version: int) -> bytes | N
     """``frame`` with the null that ``exc`` found where the schema has none made an empty
     value, or None for any other fault. librdkafka's mock answers every failed SyncGroup with
     a null assignment; librdkafka reads it as empty, and so does kafkawire."""
-    if exc.reason != "null in a non-nullable field" or not exc.field or exc.offset is None:
+    # the reason may carry a hint after it (a frame that looks size-prefixed)
+    null_found = exc.reason.startswith("null in a non-nullable field")
+    if not null_found or not exc.field or exc.offset is None:
         return None
     path = exc.field.split(".")
     message = owner = getattr(m, path[0], None)
