@@ -39,8 +39,21 @@ def client(cluster, request):
         yield c
 
 
+@pytest.fixture(scope="module", params=FACES)
+def tansu_client(broker, request):
+    """The client of the tests that stay on Tansu (each says why), through both faces."""
+    with make_client(request.param, broker.bootstrap, request_timeout=20) as c:
+        yield c
+
+
 def new_topic(cluster, partitions: int = 1) -> str:
     return cluster.create_topic(f"kw-{uuid.uuid4().hex[:10]}", partitions)
+
+
+def tansu_topic(client, partitions: int = 1) -> str:
+    topic = f"kw-{uuid.uuid4().hex[:10]}"
+    client.create_topics({topic: partitions})
+    return topic
 
 
 def sample_rows(n: int, seed: int = 0):
@@ -95,16 +108,25 @@ def test_murmur2_matches_java_and_kafka_python():
         key_partitions(keys, 0)
 
 
-def test_metadata_create_delete(cluster, client):
-    if cluster.name == "mock":
-        pytest.skip("the mock has no CreateTopics or DeleteTopics")
-    topic = new_topic(cluster, 3)
+def test_metadata_names_every_partition_and_its_leader(cluster, client):
+    topic = new_topic(cluster, 6)
     meta = client.metadata([topic])
     info = meta.topics[topic]
-    assert sorted(info.partitions) == [0, 1, 2]
-    assert all(p.leader in meta.brokers for p in info.partitions.values())
-    assert client.partitions_for(topic) == [0, 1, 2]
+    assert sorted(info.partitions) == list(range(6))
+    assert len(meta.brokers) == (1 if cluster.name == "tansu" else 3)
+    leaders = {p.leader for p in info.partitions.values()}
+    assert leaders <= set(meta.brokers)
+    if cluster.name == "mock":  # its partitions' leaders are spread over its brokers
+        assert len(leaders) > 1
+    assert client.partitions_for(topic) == list(range(6))
     assert topic in client.metadata().topics
+
+
+def test_create_and_delete_topics(tansu_client):
+    """Tansu only: the mock has no CreateTopics or DeleteTopics."""
+    client = tansu_client
+    topic = tansu_topic(client, 3)
+    assert client.partitions_for(topic) == [0, 1, 2]
     client.create_topics([topic])  # exist_ok
     client.delete_topics([topic])
     with pytest.raises(UnknownTopicOrPartitionError):
@@ -195,32 +217,32 @@ def test_librdkafka_produces_kafkawire_reads(cluster, client, codec):
     assert table.column("value").to_pylist() == [r[1] for r in rows[10:20]]
 
 
-def test_kafka_python_both_directions(cluster, client):
-    if cluster.name == "mock":
-        pytest.skip("kafka-python cannot bootstrap from the mock (it fails to decode its answers)")
+def test_kafka_python_both_directions(broker, tansu_client):
+    """Tansu only: kafka-python cannot bootstrap from the mock (it fails to decode the mock's
+    answer to ApiVersions v4, UNSUPPORTED_VERSION with the v0 body)."""
     from kafka import KafkaConsumer, KafkaProducer
     from kafka import TopicPartition as KpTopicPartition
 
-    topic = new_topic(cluster)
+    topic = tansu_topic(tansu_client)
     tp = TopicPartition(topic, 0)
     # kafka-python takes neither null header values nor a record without key and value
     rows = [
         (k if k is not None or v is not None else b"k", v, [h for h in hs if h[1] is not None], ts)
         for k, v, hs, ts in sample_rows(200, seed=3)
     ]
-    producer = KafkaProducer(bootstrap_servers=cluster.bootstrap, compression_type="gzip")
+    producer = KafkaProducer(bootstrap_servers=broker.bootstrap, compression_type="gzip")
     for key, value, headers, ts in rows:
         producer.send(topic, value=value, key=key, headers=headers, timestamp_ms=ts, partition=0)
     producer.flush(30)
     producer.close()
-    assert rows_of(client.read_range(tp, 0)) == rows
+    assert rows_of(tansu_client.read_range(tp, 0)) == rows
 
     more = sample_rows(150, seed=4)
     keys, values, headers, timestamps = map(list, zip(*more, strict=True))
-    client.produce_columns(
+    tansu_client.produce_columns(
         tp, values, keys=keys, headers=headers, timestamps=timestamps, compression="lz4"
     )
-    consumer = KafkaConsumer(bootstrap_servers=cluster.bootstrap, enable_auto_commit=False)
+    consumer = KafkaConsumer(bootstrap_servers=broker.bootstrap, enable_auto_commit=False)
     try:
         consumer.assign([KpTopicPartition(topic, 0)])
         consumer.seek(KpTopicPartition(topic, 0), len(rows))
@@ -239,9 +261,9 @@ def test_kafka_python_both_directions(cluster, client):
 BASE = 1_800_000_000_000
 
 
-def timestamped(cluster, client) -> TopicPartition:
-    """A partition of 20 records in 4 batches, timestamps 1 s apart from BASE."""
-    tp = TopicPartition(new_topic(cluster), 0)
+def timestamped(client, topic: str) -> TopicPartition:
+    """Partition 0 of ``topic`` given 20 records in 4 batches, timestamps 1 s apart from BASE."""
+    tp = TopicPartition(topic, 0)
     for i in range(4):  # one batch per call: 5 records each
         client.produce_columns(
             tp, [b"v"] * 5, timestamps=[BASE + 1000 * (5 * i + j) for j in range(5)]
@@ -253,16 +275,16 @@ def test_list_offsets_earliest_latest(cluster, client):
     tp = TopicPartition(new_topic(cluster), 0)
     empty = client.list_offsets({tp: EARLIEST})[tp].offset
     assert empty == 0 and client.latest_offsets([tp])[tp] == 0
-    tp = timestamped(cluster, client)
+    tp = timestamped(client, new_topic(cluster))
     assert client.earliest_offsets([tp])[tp] == 0
     assert client.latest_offsets([tp])[tp] == 20
     assert client.list_offsets({tp: LATEST})[tp].offset == 20
 
 
-def test_list_offsets_by_timestamp(cluster, client):
-    if cluster.name == "mock":
-        pytest.skip("the mock answers every ListOffsets by time with -1 (rdkafka_mock_handlers.c)")
-    tp = timestamped(cluster, client)
+def test_list_offsets_by_timestamp(tansu_client):
+    """Tansu only: the mock answers every ListOffsets by time with -1 (rdkafka_mock_handlers.c)."""
+    client = tansu_client
+    tp = timestamped(client, tansu_topic(client))
     assert client.list_offsets({tp: BASE - 1})[tp].offset == 0
     found = client.list_offsets({tp: BASE + 10_000})[tp]
     assert found == (10, BASE + 10_000)
@@ -331,16 +353,11 @@ def test_large_records(cluster, client):
     assert [v for _, v, _, _ in got] == big
 
 
-def test_transactions_commit_and_abort_markers_are_skipped(cluster, client):
-    if cluster.name == "mock":
-        pytest.skip(
-            "the mock writes its markers with CRC 0 and lists no aborted transactions "
-            "(test_consumer.py reads its markers without CRC checks)"
-        )
-    topic = new_topic(cluster)
-    tp = TopicPartition(topic, 0)
+def rdk_transactions(bootstrap: str, topic: str) -> None:
+    """librdkafka writes 3 records and commits, 1 and aborts, 1 and commits: records at
+    offsets 0, 1, 2, 4, 6, markers at 3, 5, 7."""
     producer = confluent_kafka.Producer(
-        {"bootstrap.servers": cluster.bootstrap, "transactional.id": f"tx-{topic}"}
+        {"bootstrap.servers": bootstrap, "transactional.id": f"tx-{topic}"}
     )
     producer.init_transactions(20)
     producer.begin_transaction()
@@ -354,11 +371,29 @@ def test_transactions_commit_and_abort_markers_are_skipped(cluster, client):
     producer.begin_transaction()
     producer.produce(topic, b"last", partition=0)
     producer.commit_transaction(20)
-    chunks = list(client.read_range(tp, 0, isolation_level=READ_UNCOMMITTED))
+
+
+def test_transaction_markers_are_skipped(cluster, client):
+    topic = new_topic(cluster)
+    tp = TopicPartition(topic, 0)
+    rdk_transactions(cluster.bootstrap, topic)
+    # (the mock writes its markers with CRC 0: "mock doesn't validate CRC", rdkafka_mock.c)
+    crc = cluster.name != "mock"
+    chunks = list(client.read_range(tp, 0, isolation_level=READ_UNCOMMITTED, verify_crc=crc))
     values = [bytes(v) for c in chunks for v in c.view.values.to_pylist()[c.start : c.stop]]
     # the three transaction markers (offsets 3, 5, 7) are control records: never returned
     assert values == [b"committed-0", b"committed-1", b"committed-2", b"aborted", b"last"]
     assert np.concatenate([c.offsets for c in chunks]).tolist() == [0, 1, 2, 4, 6]
+    assert client.latest_offsets([tp])[tp] == 8
+
+
+def test_read_committed_leaves_out_aborted_records(broker, tansu_client):
+    """Tansu only: the mock lists no aborted transactions and answers one batch a fetch, so no
+    ABORT marker shares an answer with the records it aborts (librdkafka returns them too)."""
+    client = tansu_client
+    topic = tansu_topic(client)
+    tp = TopicPartition(topic, 0)
+    rdk_transactions(broker.bootstrap, topic)
     # READ_COMMITTED leaves the aborted record out (Tansu lists no aborted transactions:
     # its ABORT marker names it)
     chunks = list(client.read_range(tp, 0, isolation_level=READ_COMMITTED))
