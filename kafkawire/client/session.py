@@ -27,7 +27,6 @@ from typing import Any
 from kafkawire import __version__
 from kafkawire.errors import CorruptError, DecodeError
 from kafkawire.protocol import messages as m
-from kafkawire.protocol._base import STRING
 from kafkawire.protocol._codec import decode_response, encode_request
 from kafkawire.protocol._generated_messages import ApiKey
 from kafkawire.protocol.error_codes import BrokerError, ErrorCode, raise_for_code
@@ -70,48 +69,6 @@ class _InFlight:
     token: Any
     api_key: int
     version: int
-
-
-def _decode_answer(frame: bytes, api_key: int, version: int):
-    """The response in ``frame``, read as Java's client and librdkafka read one."""
-    try:
-        # trailing zeros: librdkafka's mock repeats the empty tag section of some flexible
-        # answers; Java's client and librdkafka read a response and ignore what follows
-        return decode_response(frame, api_key=api_key, api_version=version, trailing_zeros=True)[1]
-    except CorruptError as exc:
-        patched = _null_made_empty(frame, exc, version)
-        if patched is None:
-            raise
-        return _decode_answer(patched, api_key, version)
-
-
-def _null_made_empty(frame: bytes, exc: CorruptError, version: int) -> bytes | None:
-    """``frame`` with the null that ``exc`` found where the schema has none made an empty
-    value, or None for any other fault. librdkafka's mock answers every failed SyncGroup with
-    a null assignment; librdkafka reads it as empty, and so does kafkawire."""
-    # the reason may carry a hint after it (a frame that looks size-prefixed)
-    null_found = exc.reason.startswith("null in a non-nullable field")
-    if not null_found or not exc.field or exc.offset is None:
-        return None
-    path = exc.field.split(".")
-    message = owner = getattr(m, path[0], None)
-    field = None
-    for name in path[1:]:
-        fields = {f.attr: f for f in getattr(owner, "_kw_fields", ())}
-        field = fields.get(name.split("[")[0])
-        owner = field.struct if field is not None else None
-    if field is None:
-        return None
-    end = exc.offset
-    if version in message.flexible_versions:
-        null, empty = b"\x00", b"\x01"  # compact lengths are stored plus one
-    elif field.kind == STRING:
-        null, empty = b"\xff\xff", b"\x00\x00"
-    else:
-        null, empty = b"\xff\xff\xff\xff", b"\x00\x00\x00\x00"
-    if frame[end - len(null) : end] != null:
-        return None
-    return frame[: end - len(null)] + empty + frame[end:]
 
 
 def describe_peer(head: bytes) -> str | None:
@@ -367,9 +324,17 @@ class BrokerSession:
             except (AuthenticationError, BrokerConnectionError) as exc:
                 return self._fail_all(exc)
         try:
-            response = _decode_answer(frame, pending.api_key, pending.version)
+            # lenient: as Java's client and librdkafka read an answer (librdkafka's mock repeats
+            # the empty tag section of some flexible answers, and answers a failed SyncGroup
+            # with a null assignment, which the schema does not allow)
+            _, response = decode_response(
+                frame, api_key=pending.api_key, api_version=pending.version, lenient=True
+            )
         except DecodeError as exc:  # one bad answer: the frames around it are intact
-            return [(pending.token, None, exc)]
+            # handed on without its traceback: those frames (up to the transport's read)
+            # would keep asyncio's view of the receive buffer alive, and the buffer could not
+            # grow for the next answer (BufferError)
+            return [(pending.token, None, exc.with_traceback(None))]
         self._answered_any = True
         return [(pending.token, response, None)]
 

@@ -371,3 +371,33 @@ def test_broker_restarted_during_a_read(face):
     finally:
         process.terminate()
         process.wait(10)
+
+
+def test_a_bad_answer_fails_its_call_and_the_next_answers_are_read(face):
+    """One answer that does not decode fails that call only; the connection reads on. (The
+    asyncio face lost it: the error's traceback kept asyncio's view of the receive buffer,
+    which then could not grow: BufferError.)"""
+
+    def handler(peer: Peer, conn, index: int) -> None:
+        serve_handshake(peer, conn)
+        for i in range(3):
+            header, _ = peer.next_request(conn)
+            if header is None:
+                return
+            frame = encode_response(
+                m.MetadataResponse(controller_id=1),
+                version=header.request_api_version,
+                correlation_id=header.correlation_id,
+            )
+            if i == 0:  # a byte left over that is not zero
+                frame = (len(frame) - 3).to_bytes(4, "big") + frame[4:] + b"\x01"
+            conn.sendall(frame)
+
+    peer = Peer(handler)
+    try:
+        with make_client(face, peer.address, request_timeout=5, retries=0) as client:
+            with pytest.raises(DecodeError, match="1 bytes left over"):
+                client.metadata([])
+            assert [client.metadata([]).controller_id for _ in range(2)] == [1, 1]
+    finally:
+        peer.close()

@@ -167,12 +167,3 @@ def test_a_null_where_the_schema_has_none_is_read_as_empty(version):
         body = struct.pack(">ibih", header.correlation_id, 0, 0, 16) + b"\x00\x00"
     ((token, response, error),) = session.receive_data(struct.pack(">i", len(body)) + body)
     assert (token, error, response.error_code, response.assignment) == ("s", None, 16, b"")
-
-
-def test_a_forbidden_null_is_read_as_empty_when_the_error_carries_a_hint():
-    # correlation id 10 in a 14-byte frame looks like a size prefix: the decoder's reason then
-    # carries a hint after "null in a non-nullable field"
-    from kafkawire.client.session import _decode_answer
-
-    response = _decode_answer(struct.pack(">iihi", 10, 0, 27, -1), ApiKey.SYNC_GROUP, 3)
-    assert (response.error_code, response.assignment) == (27, b"")
