@@ -12,7 +12,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from kafkawire import decode_records
+from kafkawire import build_batches, decode_records
 from kafkawire.client import (
     EARLIEST,
     LATEST,
@@ -108,17 +108,22 @@ def test_murmur2_matches_java_and_kafka_python():
         key_partitions(keys, 0)
 
 
+# The mock places each partition's leader at random: the 12 partitions of a topic all led by
+# one of its 3 brokers is a 1 in 177147 chance. (Placing them with the mock's set_leader
+# instead now and then takes it a second.)
+SPREAD = 12
+
+
 def test_metadata_names_every_partition_and_its_leader(cluster, client):
-    topic = new_topic(cluster, 6)
+    topic = new_topic(cluster, SPREAD)
     meta = client.metadata([topic])
     info = meta.topics[topic]
-    assert sorted(info.partitions) == list(range(6))
+    assert sorted(info.partitions) == list(range(SPREAD))
     assert len(meta.brokers) == (1 if cluster.name == "tansu" else 3)
     leaders = {p.leader for p in info.partitions.values()}
     assert leaders <= set(meta.brokers)
-    if cluster.name == "mock":  # its partitions' leaders are spread over its brokers
-        assert len(leaders) > 1
-    assert client.partitions_for(topic) == list(range(6))
+    assert (len(leaders) > 1) == (cluster.name == "mock")
+    assert client.partitions_for(topic) == list(range(SPREAD))
     assert topic in client.metadata().topics
 
 
@@ -269,6 +274,31 @@ def timestamped(client, topic: str) -> TopicPartition:
             tp, [b"v"] * 5, timestamps=[BASE + 1000 * (5 * i + j) for j in range(5)]
         )
     return tp
+
+
+def test_one_call_spans_the_partitions_of_every_leader(cluster, client):
+    """produce (raw batches), fetch and list_offsets over 12 partitions: on the mock their
+    leaders are several brokers, each call split by leader and its answers put together."""
+    topic = new_topic(cluster, SPREAD)
+    tps = [TopicPartition(topic, p) for p in range(SPREAD)]
+    leaders = {p.leader for p in client.metadata([topic]).topics[topic].partitions.values()}
+    assert (len(leaders) > 1) == (cluster.name == "mock")
+    for p, tp in enumerate(tps):
+        values = [b"p%d-%d" % (p, i) for i in range(p + 1)]
+        for batch in build_batches(values, keys=[b"k"] * len(values)):
+            assert client.produce(tp, batch).base_offset == 0
+    assert client.latest_offsets(tps) == {tp: p + 1 for p, tp in enumerate(tps)}
+    assert client.earliest_offsets(tps) == dict.fromkeys(tps, 0)
+    fetched = client.fetch(dict.fromkeys(tps, 0))
+    assert sorted(fetched) == tps
+    for p, tp in enumerate(tps):
+        answer = fetched[tp]
+        assert (answer.error_code, answer.high_watermark) == (0, p + 1)
+        view = decode_records(answer.records)
+        assert [bytes(view.value(i)) for i in range(len(view))] == [
+            b"p%d-%d" % (p, i) for i in range(p + 1)
+        ]
+        assert [bytes(view.key(i)) for i in range(len(view))] == [b"k"] * (p + 1)
 
 
 def test_list_offsets_earliest_latest(cluster, client):
