@@ -38,17 +38,16 @@ def decode_response(
     api_key: int,
     api_version: int,
     size_prefix: bool = False,
-    trailing_zeros: bool = False,
     lenient: bool = False,
 ) -> tuple[ResponseHeader, Message]:
     """(ResponseHeader, message) from one response frame.
 
     :param size_prefix: True when the frame starts with its int32 size, as
         :func:`encode_response` writes it by default; the size must count the rest exactly.
-    :param trailing_zeros: accept zero bytes after the message (empty tag sections that
-        librdkafka's mock broker writes twice); any other byte left over is an error.
-    :param lenient: read as Java's client and librdkafka read an answer: trailing zeros
-        accepted, and a null where the schema has none read as empty ("", b"", []).
+    :param lenient: read as Java's client and librdkafka read an answer: zero bytes after
+        the message accepted (empty tag sections librdkafka's mock writes twice; any other
+        byte left over is an error), and a null where the schema has none read as empty
+        ("", b"", []).
     """
 
 def encode(msg: Message, *, version: int, drop_unsupported: bool = False) -> bytes: ...

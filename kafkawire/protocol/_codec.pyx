@@ -489,8 +489,8 @@ cdef object _read(Reader r, Plan plan, str root):
             PyGC_Enable()
 
 
-cdef int _check_end(Reader r, str root, bint trailing_zeros=False) except -1:
-    if trailing_zeros:
+cdef int _check_end(Reader r, str root, bint zeros_allowed=False) except -1:
+    if zeros_allowed:
         while r.p != r.end and r.p[0] == 0:
             r.p += 1
     if r.p != r.end:
@@ -623,21 +623,19 @@ cdef tuple _decode_request(frame, bint size_prefix):
 
 
 def decode_response(frame, *, int api_key, int api_version, bint size_prefix=False,
-                    bint trailing_zeros=False, bint lenient=False):
+                    bint lenient=False):
     """(ResponseHeader, message) from one response frame; ``size_prefix=True`` when the
-    frame starts with its int32 size (as encode_response writes it by default);
-    ``trailing_zeros=True`` accepts zero bytes after the message (empty tag sections that
-    librdkafka's mock broker writes twice), any other byte left over is still an error.
-    ``lenient=True`` reads as Java's client and librdkafka read an answer: trailing zeros
-    accepted, and a null where the schema has none read as empty (librdkafka's mock answers
-    a failed SyncGroup with a null assignment)."""
+    frame starts with its int32 size (as encode_response writes it by default).
+    ``lenient=True`` reads as Java's client and librdkafka read an answer: zero bytes after
+    the message are accepted (librdkafka's mock writes some empty tag sections twice; any
+    other byte left over is still an error), and a null where the schema has none reads as
+    empty (the mock answers a failed SyncGroup with a null assignment)."""
     cls = RESPONSES.get(api_key)
     if cls is None:
         raise UnsupportedError(f"unknown API key {api_key}")
     cdef Plan plan = message_plan(cls, api_version)
     try:
-        return _decode_response(frame, cls, plan, api_version, size_prefix,
-                                trailing_zeros or lenient, lenient)
+        return _decode_response(frame, cls, plan, api_version, size_prefix, lenient)
     except DecodeError as exc:
         if size_prefix:
             raise
@@ -645,7 +643,7 @@ def decode_response(frame, *, int api_key, int api_version, bint size_prefix=Fal
 
 
 cdef tuple _decode_response(frame, cls, Plan plan, int api_version, bint size_prefix,
-                            bint trailing_zeros, bint lenient):
+                            bint lenient):
     cdef int hv = response_header_version(cls, api_version)
     cdef Reader r = Reader(frame)
     r.lenient = lenient
@@ -654,7 +652,7 @@ cdef tuple _decode_response(frame, cls, Plan plan, int api_version, bint size_pr
     header = _read(r, get_plan(ResponseHeader, hv, hv >= 1), "ResponseHeader")
     name = cls.__qualname__
     msg = _read(r, plan, name)
-    _check_end(r, name, trailing_zeros)
+    _check_end(r, name, lenient)
     return header, msg
 
 

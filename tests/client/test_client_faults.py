@@ -170,12 +170,12 @@ def test_trailing_zero_bytes_after_a_response():
     with pytest.raises(DecodeError, match="1 bytes left over"):
         decode_response(frame + b"\x00", api_key=ApiKey.METADATA, api_version=12)
     _, again = decode_response(
-        frame + b"\x00\x00", api_key=ApiKey.METADATA, api_version=12, trailing_zeros=True
+        frame + b"\x00\x00", api_key=ApiKey.METADATA, api_version=12, lenient=True
     )
     assert again == answer
     with pytest.raises(DecodeError, match="1 bytes left over"):
         decode_response(
-            frame + b"\x00\x01", api_key=ApiKey.METADATA, api_version=12, trailing_zeros=True
+            frame + b"\x00\x01", api_key=ApiKey.METADATA, api_version=12, lenient=True
         )
 
 
