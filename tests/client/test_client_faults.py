@@ -174,9 +174,7 @@ def test_trailing_zero_bytes_after_a_response():
     )
     assert again == answer
     with pytest.raises(DecodeError, match="1 bytes left over"):
-        decode_response(
-            frame + b"\x00\x01", api_key=ApiKey.METADATA, api_version=12, lenient=True
-        )
+        decode_response(frame + b"\x00\x01", api_key=ApiKey.METADATA, api_version=12, lenient=True)
 
 
 def test_lenient_answers_read_a_null_where_the_schema_has_none_as_empty():
