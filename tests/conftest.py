@@ -56,7 +56,8 @@ class Cluster:
 def cluster(request) -> Cluster:
     """The single Tansu node, then librdkafka's 3-broker mock cluster: a test taking this runs
     on both. Tests that need something only one of them has take ``broker`` or
-    ``mock_cluster`` instead."""
+    ``mock_cluster`` instead, or narrow this with
+    ``@pytest.mark.parametrize("cluster", ["tansu"], indirect=True)`` and say why."""
     if request.param == "tansu":
         from kafkawire.client import Client
 

@@ -106,9 +106,9 @@ def test_seek_to_beginning_and_end(cluster, filled, face):
         assert c.position(tp) == 0
 
 
+# Tansu only: the mock answers every ListOffsets by time with -1 (rdkafka_mock_handlers.c)
+@pytest.mark.parametrize("cluster", ["tansu"], indirect=True)
 def test_offsets_for_times(cluster, filled, face):
-    if cluster.name == "mock":
-        pytest.skip("the mock answers every ListOffsets by time with -1 (rdkafka_mock_handlers.c)")
     tp = TopicPartition(filled, 2)
     with make_consumer(face, cluster.bootstrap) as c:
         c.assign([tp])
@@ -183,13 +183,14 @@ def test_iteration(cluster, filled, face):
         assert offsets == [245, 246, 247, 248, 249]
 
 
-@pytest.mark.parametrize("isolation", ["read_committed", "read_uncommitted"])
+# read_committed on Tansu only: the mock lists no aborted transactions and answers one batch
+# a fetch, so no ABORT marker shares an answer with its records (librdkafka returns them too)
+@pytest.mark.parametrize(
+    ("cluster", "isolation"),
+    [("tansu", "read_committed"), ("tansu", "read_uncommitted"), ("mock", "read_uncommitted")],
+    indirect=["cluster"],
+)
 def test_read_committed_over_librdkafka_transactions(cluster, admin, face, isolation):
-    if cluster.name == "mock" and isolation == "read_committed":
-        pytest.skip(
-            "the mock lists no aborted transactions and answers one batch a fetch, so no "
-            "ABORT marker shares an answer with its records: librdkafka returns them too"
-        )
     topic = cluster.create_topic(f"kw-{uuid.uuid4().hex[:10]}")
     producer = confluent_kafka.Producer(
         {"bootstrap.servers": cluster.bootstrap, "transactional.id": f"tx-{topic}"}
