@@ -203,24 +203,27 @@ RETRIABLE = [
 ]
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize(
-    ("api", "code"), RETRIABLE, ids=[f"{a.name}-{ErrorCode(c).name}" for a, c in RETRIABLE]
-)
+# librdkafka is not run on two of them, where it does not hold on the mock: it reads nothing
+# in 30 s after three LEADER_NOT_AVAILABLE Metadata answers, and after a NOT_COORDINATOR
+# commit the mock refuses its next commits with UNKNOWN_MEMBER_ID until it rejoins (half the
+# runs); kafkawire's faces are run on both
+NO_LIBRDKAFKA_PROOF = {
+    (ApiKey.METADATA, ErrorCode.LEADER_NOT_AVAILABLE),
+    (ApiKey.OFFSET_COMMIT, ErrorCode.NOT_COORDINATOR),
+}
+RETRIABLE_RUNS = [
+    pytest.param(kind, api, code, id=f"{api.name}-{ErrorCode(code).name}-{kind}")
+    for api, code in RETRIABLE
+    for kind in KINDS
+    if kind != "librdkafka" or (api, code) not in NO_LIBRDKAFKA_PROOF
+]
+
+
+@pytest.mark.parametrize(("kind", "api", "code"), RETRIABLE_RUNS)
 def test_retriable_errors_are_recovered_from(mock, kind, api, code):
     """Three answers in a row carry the error (one the client retries), or one SyncGroup
     answer (a refusal the client joins again after); the group reads everything and commits to
     the end well within the 30 s allowed."""
-    if kind == "librdkafka" and api == ApiKey.METADATA:
-        pytest.skip(
-            "librdkafka reads nothing in 30 s after three LEADER_NOT_AVAILABLE Metadata "
-            "answers from the mock: no proof that this one holds there"
-        )
-    if kind == "librdkafka" and (api, code) == (ApiKey.OFFSET_COMMIT, ErrorCode.NOT_COORDINATOR):
-        pytest.skip(
-            "librdkafka's commits after a NOT_COORDINATOR are refused by the mock with "
-            "UNKNOWN_MEMBER_ID until it rejoins (half the runs): no steady proof"
-        )
     per = 150
     topic = filled(mock, [1, 2], per)
     group = f"g-{uuid.uuid4().hex[:8]}"
