@@ -99,32 +99,40 @@ class ClientCore:
             self.cluster.topics.update(found)
         return answer
 
+    def take_leader(self, topic: str, partition: int, current, endpoints: dict) -> bool | None:
+        """KIP-951: an answer that refuses a partition (Produce NOT_LEADER_OR_FOLLOWER, Fetch
+        12+) names its leader (CurrentLeader) and, in NodeEndpoints (``endpoints``: node id
+        to (host, port)), addresses the client may lack. True: the leader is taken; False: the
+        known leader is newer news; None: the answer names none that can be used (metadata
+        must be asked)."""
+        leader = current.leader_id
+        if leader < 0 or (leader not in endpoints and leader not in self.brokers):
+            return None
+        info = None if self.cluster is None else self.cluster.topics.get(topic)
+        known = None if info is None else info.partitions.get(partition)
+        if known is None:
+            return None
+        if current.leader_epoch < known.leader_epoch:
+            return False
+        if leader in endpoints:
+            self.brokers[leader] = endpoints[leader]
+        info.partitions[partition] = known._replace(
+            leader=leader, leader_epoch=current.leader_epoch, error_code=0
+        )
+        return True
+
     def take_current_leaders(self, response, names) -> set[TopicPartition]:
-        """KIP-951: the leaders a Fetch answer names for the partitions it refused (Fetch
-        12+), and the addresses of those brokers (16+); the partitions whose new leader is
-        known from it, which need no metadata refresh."""
-        for node in response.node_endpoints or ():
-            self.brokers[node.node_id] = (node.host, node.port)
+        """The partitions a Fetch answer refused whose new leader it names (``take_leader``),
+        which need no metadata refresh."""
+        endpoints = {e.node_id: (e.host, e.port) for e in response.node_endpoints or ()}
         moved: set[TopicPartition] = set()
-        if self.cluster is None:
-            return moved
         for t in response.responses:
             name = t.topic or names.get(t.topic_id)
-            info = self.cluster.topics.get(name)
-            for p in t.partitions if info is not None else ():
-                leader = p.current_leader
-                known = info.partitions.get(p.partition_index)
-                if (
-                    not p.error_code
-                    or leader.leader_id not in self.brokers  # -1: the answer names none
-                    or known is None
-                    or leader.leader_epoch < known.leader_epoch  # older news than ours
+            for p in t.partitions:
+                if p.error_code and self.take_leader(
+                    name, p.partition_index, p.current_leader, endpoints
                 ):
-                    continue
-                info.partitions[p.partition_index] = known._replace(
-                    leader=leader.leader_id, leader_epoch=leader.leader_epoch
-                )
-                moved.add(TopicPartition(name, p.partition_index))
+                    moved.add(TopicPartition(name, p.partition_index))
         return moved
 
     def forget_topics(self, names: Iterable[str]) -> None:

@@ -746,26 +746,6 @@ class ProducerCore:
             else:
                 self._partition_answer(b, p, endpoints, f"{host}:{port}")
 
-    def _leader_from_answer(self, tp: TopicPartition, current, endpoints: dict) -> bool:
-        """KIP-951: a Produce answer that says this broker no longer leads ``tp`` names the
-        leader (CurrentLeader, and its address in NodeEndpoints when the client may not know
-        it). Whether the leader is known now, without asking for metadata."""
-        leader = current.leader_id
-        if leader < 0 or (leader not in endpoints and leader not in self.core.brokers):
-            return False
-        cluster = self.core.cluster
-        info = None if cluster is None else cluster.topics.get(tp.topic)
-        part = None if info is None else info.partitions.get(tp.partition)
-        if part is None:
-            return False
-        if current.leader_epoch >= part.leader_epoch:  # not older than what is known
-            if leader in endpoints:
-                self.core.brokers[leader] = endpoints[leader]
-            info.partitions[tp.partition] = part._replace(
-                leader=leader, leader_epoch=current.leader_epoch, error_code=0
-            )
-        return True
-
     def _partition_answer(self, b: ProducerBatch, p, endpoints: dict, address: str) -> None:
         q = self.queues[b.tp]
         code = p.error_code
@@ -795,8 +775,12 @@ class ProducerCore:
             )
             error = error_class(code)(f"{where}: {detail}" if detail else where)
             if error.retriable:
-                if code in _REFRESH_ON and not self._leader_from_answer(
-                    b.tp, p.current_leader, endpoints
+                # KIP-951: the leader the answer names, metadata only where it names none
+                tp = b.tp
+                if (
+                    code in _REFRESH_ON
+                    and self.core.take_leader(tp.topic, tp.partition, p.current_leader, endpoints)
+                    is None
                 ):
                     self._metadata_due = True
                 self._retry(b, error)
