@@ -650,14 +650,14 @@ class ConsumerCore:
             return
         if self.pattern is not None and time.monotonic() >= self._next_pattern_check:
             yield from self._match_pattern()
-        if isinstance(member, ConsumerGroupMember):
-            yield from self._follow_assignment(member)
-            return
         fatal, member.fatal = member.fatal, None
         if fatal is not None:  # a heartbeat's: raised once, the heartbeats go on
             raise fatal
         if member.lost:
             self._drop_lost()
+        if isinstance(member, ConsumerGroupMember):
+            yield from self._follow_assignment(member)
+            return
         if not member.rejoin_needed:
             return
         owned = self.assignment()
@@ -690,16 +690,12 @@ class ConsumerCore:
         self._call("on_lost" if self.callbacks.get("on_lost") else "on_revoke", lost)
 
     def _follow_assignment(self, member: ConsumerGroupMember) -> Flow[None]:
-        """KIP-848: join when out of the group, then make the partitions owned the broker's
-        newest assignment: the revoked ones first (committed with auto-commit, on_revoke), then
-        the added ones (on_assign); the heartbeat loop acknowledges what is owned at once."""
+        """KIP-848 (after _maintain_group raised a kept error and dropped lost partitions): join
+        when out of the group, then make the partitions owned the broker's newest assignment:
+        the revoked ones first (committed with auto-commit, on_revoke), then the added ones
+        (on_assign); the heartbeat loop acknowledges what is owned at once."""
         with member.lock:
             member.subscription = tuple(self.topics)
-        fatal, member.fatal = member.fatal, None
-        if fatal is not None:  # raised once; the heartbeats go on trying
-            raise fatal
-        if member.lost:
-            self._drop_lost()
         if not member.joined and self.topics:
             yield from member.join(self.core)
         target = yield from member.target_assignment(self.core)
