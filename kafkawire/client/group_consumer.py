@@ -139,7 +139,7 @@ class ConsumerGroupMember(GroupMember):
             except UnsupportedVersionError:
                 raise UnsupportedError(
                     f"group {self.group_id!r}: group.protocol=consumer (KIP-848) needs "
-                    f"ConsumerGroupHeartbeat, which the coordinator ({_broker(core, node)}) "
+                    f"ConsumerGroupHeartbeat, which the coordinator ({core.broker_name(node)}) "
                     "does not support; use group.protocol=classic"
                 ) from None
             except (BrokerConnectionError, RequestTimeoutError):
@@ -186,7 +186,7 @@ class ConsumerGroupMember(GroupMember):
         raise_for_code(
             code,
             f"ConsumerGroupHeartbeat of group {self.group_id!r} (member {self.member_id}, epoch "
-            f"{request.member_epoch}) to {_broker(core, node)}: {response.error_message or ''}",
+            f"{request.member_epoch}) to {core.broker_name(node)}: {response.error_message or ''}",
         )
 
     def join(self, core: ClientCore) -> Flow[None]:
@@ -275,7 +275,7 @@ class ConsumerGroupMember(GroupMember):
             if response.error_code not in (0, *_FENCED):
                 raise_for_code(
                     response.error_code,
-                    f"leaving group {self.group_id!r} ({reason}) at {_broker(core, node)}",
+                    f"leaving group {self.group_id!r} ({reason}) at {core.broker_name(node)}",
                 )
         finally:
             with self.lock:
@@ -364,12 +364,6 @@ class ConsumerGroupMember(GroupMember):
                 f"(STALE_MEMBER_EPOCH, member epoch {epoch}): the group moved on; poll to "
                 "catch up"
             ) from None
-
-
-def _broker(core: ClientCore, node: int) -> str:
-    """How errors name the coordinator: its node id and address."""
-    address = core.brokers.get(node)
-    return f"broker {node}" if address is None else f"broker {node} at {address[0]}:{address[1]}"
 
 
 def _topic_partitions(owned: TopicIdPartitions) -> list:

@@ -644,6 +644,7 @@ class _NoBrokers:
     """A core that knows no broker addresses (the errors name the broker by id only)."""
 
     brokers: dict = {}
+    broker_name = ClientCore.broker_name
 
 
 # ---- settings ---------------------------------------------------------------------------------
