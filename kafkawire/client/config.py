@@ -32,6 +32,8 @@ class ClientConfig:
     client_id: str = "kafkawire"
     request_timeout: float = 30.0  # seconds to wait for each answer (a fetch adds its max wait)
     connect_timeout: float = 10.0  # TCP connect and TLS handshake
+    # a blocking call's whole time, its retries included, when it is given no timeout=
+    default_api_timeout: float = 60.0
     retries: int = 5  # attempts after a retriable error or a lost connection
     retry_backoff: float = 0.1  # seconds before the first retry, doubling ...
     retry_backoff_max: float = 5.0  # ... up to this
@@ -188,6 +190,7 @@ _PROPERTIES: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "request.timeout.ms": ("request_timeout", _seconds_from_ms),
     "socket.timeout.ms": ("request_timeout", _seconds_from_ms),
     "socket.connection.setup.timeout.ms": ("connect_timeout", _seconds_from_ms),
+    "default.api.timeout.ms": ("default_api_timeout", _seconds_from_ms),
     "retries": ("retries", _integer),
     "retry.backoff.ms": ("retry_backoff", _seconds_from_ms),
     "retry.backoff.max.ms": ("retry_backoff_max", _seconds_from_ms),
