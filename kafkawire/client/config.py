@@ -4,6 +4,8 @@ write them (librdkafka's names; Java's spellings of the same settings are accept
 from __future__ import annotations
 
 import difflib
+import logging
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -12,6 +14,7 @@ from typing import Any
 from kafkawire.protocol.framing import DEFAULT_MAX_FRAME_SIZE
 
 from .errors import ConfigError
+from .logs import debug_contexts, log_ignored, logger_setting
 
 
 class Secret(str):
@@ -65,6 +68,34 @@ class ClientConfig:
     sasl_oauthbearer_extensions: tuple[tuple[str, str], ...] = ()
     sasl_oauthbearer_config: str | None = None  # handed to oauth_cb, as confluent-kafka does
     oauth_cb: Callable[..., Any] | None = field(default=None, repr=False)
+    # sockets (the transports): SO_KEEPALIVE, TCP_NODELAY, SO_SNDBUF/SO_RCVBUF (0: the system's)
+    socket_keepalive: bool = False
+    socket_nagle_disable: bool = True
+    socket_send_buffer: int = 0
+    socket_receive_buffer: int = 0
+    broker_address_family: str = "any"  # or "v4", "v6": the addresses a broker is dialled at
+    # a broker whose connect failed is not dialled again before this, doubling (with
+    # librdkafka's -25%..+50% jitter) up to the max; a connect that works resets it
+    reconnect_backoff: float = 0.1
+    reconnect_backoff_max: float = 10.0
+    # stored for the modules that act on them (see docs/configuration.md):
+    client_rack: str | None = None  # KIP-392 fetch from a replica in this rack; KIP-848 rack
+    metadata_max_age: float = 300.0  # seconds: metadata refreshed at least this often (inf: never)
+    connections_max_idle: float = 0.0  # seconds: close a connection idle this long (0: never)
+    allow_auto_create_topics: bool = False  # MetadataRequest.allow_auto_topic_creation
+    statistics_interval: float = 0.0  # seconds between stats_cb calls (0: no statistics)
+    stats_cb: Callable[[str], Any] | None = field(default=None, repr=False)  # a JSON string
+    error_cb: Callable[[BaseException], Any] | None = field(default=None, repr=False)
+    throttle_cb: Callable[..., Any] | None = field(default=None, repr=False)
+    ssl_cipher_suites: str | None = None  # OpenSSL cipher list (SSLContext.set_ciphers)
+    ssl_crl_location: str | None = None  # a CRL file checked for the broker's certificate
+    ssl_verify_certificate: bool = True  # enable.ssl.certificate.verification
+    https_ca_location: str | None = None  # CA for the OIDC token endpoint
+    https_ca_pem: str | None = None
+    # logging (kafkawire.client.logs): librdkafka's debug contexts, switched on for the
+    # process when a transport starts; a Logger taking the client's messages
+    debug: tuple[str, ...] = ()
+    logger: logging.Logger | logging.LoggerAdapter | None = field(default=None, repr=False)
 
     @property
     def uses_tls(self) -> bool:
@@ -182,6 +213,79 @@ def _login_handler(value: Any) -> str:
     return "oidc"
 
 
+def boolean(value: Any) -> bool:
+    """A bool, or "true"/"false" (any case) as properties files and librdkafka write them."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    raise ValueError(f"expects true or false, not that {type(value).__name__}")
+
+
+def _count(value: Any) -> int:
+    """A whole number >= 0."""
+    if isinstance(value, bool):
+        raise ValueError("expects a whole number, not a bool")
+    number = _integer(value)
+    if number < 0:
+        raise ValueError(f"is {number}, not a count >= 0")
+    return number
+
+
+def _seconds_or_off(value: Any) -> float:
+    """Milliseconds >= 0 (0: off), as seconds."""
+    return _count(value) / 1000
+
+
+def _refresh_interval(value: Any) -> float:
+    """topic.metadata.refresh.interval.ms: milliseconds, -1 for no timed refresh."""
+    ms = _integer(value)
+    if ms == -1:
+        return math.inf
+    if ms <= 0:
+        raise ValueError(f"is {ms}, not a time in ms > 0 (or -1: no timed refresh)")
+    return ms / 1000
+
+
+def _positive_seconds(value: Any) -> float:
+    ms = _integer(value)
+    if ms <= 0 or isinstance(value, bool):
+        raise ValueError(f"is {ms}, not a time in ms > 0")
+    return ms / 1000
+
+
+def _buffer_bytes(value: Any) -> int:
+    """A socket buffer size: librdkafka's 0 or Java's -1 mean the system's."""
+    size = _integer(value)
+    if size < -1:
+        raise ValueError(f"is {size}, not a size >= 0 (0 or -1: the system's)")
+    return max(size, 0)
+
+
+def _family(value: Any) -> str:
+    family = str(value).strip().lower()
+    if family not in ("any", "v4", "v6"):
+        raise ValueError(f"{value!r} is none of any, v4, v6")
+    return family
+
+
+def _optional_callable(value: Any) -> Callable[..., Any] | None:
+    return None if value is None else _callable(value)
+
+
+def _optional_text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(f"expects a string, not a {type(value).__name__}")
+    return value
+
+
+def snake(name: str) -> str:
+    """A property's keyword name: ``linger.ms`` -> ``linger_ms``."""
+    return re.sub(r"[.\-]", "_", name)
+
+
 # property -> (field, conversion); Java's name where it differs from librdkafka's follows
 _PROPERTIES: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "bootstrap.servers": ("bootstrap_servers", _servers),
@@ -231,6 +335,218 @@ _PROPERTIES.update(
         "ssl.truststore.password": ("ssl_truststore_password", Secret),
     }
 )
+_PROPERTIES.update(
+    {
+        "sasl.oauthbearer.client.credentials.client.id": ("sasl_oauthbearer_client_id", str),
+        "sasl.oauthbearer.client.credentials.client.secret": (
+            "sasl_oauthbearer_client_secret",
+            Secret,
+        ),
+        # sockets and connections, acted on by the transports
+        "socket.keepalive.enable": ("socket_keepalive", boolean),
+        "socket.nagle.disable": ("socket_nagle_disable", boolean),
+        "tcp.nodelay": ("socket_nagle_disable", boolean),  # an old librdkafka spelling
+        "socket.send.buffer.bytes": ("socket_send_buffer", _buffer_bytes),
+        "send.buffer.bytes": ("socket_send_buffer", _buffer_bytes),
+        "socket.receive.buffer.bytes": ("socket_receive_buffer", _buffer_bytes),
+        "receive.buffer.bytes": ("socket_receive_buffer", _buffer_bytes),
+        "broker.address.family": ("broker_address_family", _family),
+        "reconnect.backoff.ms": ("reconnect_backoff", _seconds_or_off),
+        "reconnect.backoff.max.ms": ("reconnect_backoff_max", _seconds_or_off),
+        # stored for the modules that act on them
+        "client.rack": ("client_rack", _optional_text),
+        "metadata.max.age.ms": ("metadata_max_age", _positive_seconds),
+        "topic.metadata.refresh.interval.ms": ("metadata_max_age", _refresh_interval),
+        "connections.max.idle.ms": ("connections_max_idle", _seconds_or_off),
+        "allow.auto.create.topics": ("allow_auto_create_topics", boolean),
+        "statistics.interval.ms": ("statistics_interval", _seconds_or_off),
+        "stats_cb": ("stats_cb", _optional_callable),
+        "error_cb": ("error_cb", _optional_callable),
+        "throttle_cb": ("throttle_cb", _optional_callable),
+        "ssl.cipher.suites": ("ssl_cipher_suites", _optional_text),
+        "ssl.crl.location": ("ssl_crl_location", _optional_text),
+        "enable.ssl.certificate.verification": ("ssl_verify_certificate", boolean),
+        "https.ca.location": ("https_ca_location", _optional_text),
+        "https.ca.pem": ("https_ca_pem", _optional_text),
+        "debug": ("debug", debug_contexts),
+        "logger": ("logger", logger_setting),
+    }
+)
+
+# properties taken and ignored (one INFO line each, once a process), as they mean nothing for
+# this client: name -> (the values taken, or None for any; why). Another value is refused,
+# with the same why.
+_JVM = "a JVM client's setting with no meaning outside the JVM"
+_C_LIBRARY = "a setting of librdkafka's C internals with no meaning here"
+_DEPRECATED = "deprecated and unused in librdkafka too"
+_TOKEN_TIMING = "this client decides when to refresh a SASL token and how to fetch it"
+IGNORED: dict[str, tuple[tuple[str, ...] | None, str]] = {
+    "api.version.request": (("true",), "this client always asks a broker for its versions"),
+    "api.version.request.timeout.ms": (None, "ApiVersions is a request like any other"),
+    "api.version.fallback.ms": (None, "brokers' API versions are always asked"),
+    "broker.version.fallback": (None, "brokers' API versions are always asked"),
+    "builtin.features": (None, "a list of librdkafka's build options"),
+    "broker.address.ttl": (None, "addresses are resolved at every connect"),
+    "socket.max.fails": (
+        ("1",),
+        "a request that times out always closes its connection (its late answer must not "
+        "be taken for another's)",
+    ),
+    "socket.blocking.max.ms": (None, _DEPRECATED),
+    "reconnect.backoff.jitter.ms": (None, _DEPRECATED + " (reconnect.backoff.ms has jitter)"),
+    "topic.metadata.refresh.fast.cnt": (None, _DEPRECATED),
+    "topic.metadata.refresh.fast.interval.ms": (
+        None,
+        "a partition without a leader has metadata asked at retry.backoff.ms",
+    ),
+    "topic.metadata.refresh.sparse": (None, "metadata requests always name their topics"),
+    "metadata.recovery.strategy": (
+        None,
+        "the bootstrap servers are always tried when no known broker answers",
+    ),
+    "metadata.recovery.rebootstrap.trigger.ms": (
+        None,
+        "the bootstrap servers are always tried when no known broker answers",
+    ),
+    "message.copy.max.bytes": (None, _C_LIBRARY),
+    "enabled_events": (None, _C_LIBRARY),
+    "log_level": (None, "the kafkawire.* loggers' levels decide (Python logging)"),
+    "log.queue": (None, "log messages go to Python logging from the caller's thread"),
+    "log.thread.name": (None, _C_LIBRARY),
+    "log.connection.close": (None, "disconnects are logged at DEBUG (kafkawire.broker)"),
+    "enable.random.seed": (None, _C_LIBRARY),
+    "internal.termination.signal": (None, _C_LIBRARY),
+    "ssl.ca.certificate.stores": (None, "Windows certificate stores are not read"),
+    "client.dns.lookup": (
+        ("use_all_dns_ips", "default"),
+        "every address of a broker's name is tried in turn",
+    ),
+    "enable.metrics.push": (None, "this client pushes no metrics to the cluster (KIP-714)"),
+    "socket.connection.setup.timeout.max.ms": (
+        None,
+        "a connect has socket.connection.setup.timeout.ms, not growing",
+    ),
+    "sasl.oauthbearer.grant.type": (
+        ("client_credentials",),
+        "the token endpoint is asked with the client_credentials grant",
+    ),
+    "sasl.oauthbearer.metadata.authentication.type": (
+        ("none",),
+        "cloud metadata token sources are not built in: pass oauth_cb=, a callable returning "
+        "(token, expiry)",
+    ),
+    "sasl.oauthbearer.sub.claim.name": (None, "the token is sent as it is, not read"),
+    "sasl.oauthbearer.scope.claim.name": (None, "the token is sent as it is, not read"),
+    "sasl.oauthbearer.header.urlencode": (None, _TOKEN_TIMING),
+    "enable.sasl.oauthbearer.unsecure.jwt": (
+        ("false",),
+        "unsigned test tokens are not made here: pass oauth_cb=",
+    ),
+    "sasl.login.refresh.window.factor": (None, _TOKEN_TIMING),
+    "sasl.login.refresh.window.jitter": (None, _TOKEN_TIMING),
+    "sasl.login.refresh.min.period.seconds": (None, _TOKEN_TIMING),
+    "sasl.login.refresh.buffer.seconds": (None, _TOKEN_TIMING),
+    "sasl.login.connect.timeout.ms": (None, _TOKEN_TIMING),
+    "sasl.login.read.timeout.ms": (None, _TOKEN_TIMING),
+    "sasl.login.retry.backoff.ms": (None, _TOKEN_TIMING),
+    "sasl.login.retry.backoff.max.ms": (None, _TOKEN_TIMING),
+    "ssl.protocol": (
+        ("tls", "tlsv1.2", "tlsv1.3"),
+        "the newest TLS both ends speak is used, TLS 1.2 at least",
+    ),
+    "ssl.enabled.protocols": (
+        ("tlsv1.2", "tlsv1.3", "tlsv1.2,tlsv1.3", "tlsv1.3,tlsv1.2"),
+        "TLS 1.2 and 1.3 are the versions used",
+    ),
+    "ssl.keymanager.algorithm": (None, _JVM),
+    "ssl.trustmanager.algorithm": (None, _JVM),
+    "ssl.secure.random.implementation": (None, _JVM),
+    "ssl.provider": (None, _JVM),
+    "metrics.num.samples": (None, _JVM + " (JMX metrics)"),
+    "metrics.sample.window.ms": (None, _JVM + " (JMX metrics)"),
+    "metrics.recording.level": (None, _JVM + " (JMX metrics)"),
+    "metric.reporters": (None, _JVM + " (JMX metrics)"),
+    "auto.include.jmx.reporter": (None, _JVM + " (JMX metrics)"),
+}
+
+# properties refused whatever their value: name -> why (what to do instead)
+REFUSED: dict[str, str] = {
+    "topic.blacklist": "topics are not hidden from metadata here; subscribe to the ones wanted",
+    "log_cb": "pass logger=, a logging.Logger (confluent-kafka's setting)",
+    "background_event_cb": "a librdkafka C API callback",
+    "socket_cb": "a librdkafka C API callback",
+    "connect_cb": "a librdkafka C API callback",
+    "closesocket_cb": "a librdkafka C API callback",
+    "open_cb": "a librdkafka C API callback",
+    "resolve_cb": "a librdkafka C API callback",
+    "opaque": "a librdkafka C API setting: keep the object in your own code",
+    "ssl_key": "a librdkafka C API setting: use ssl.key.pem or ssl.key.location",
+    "ssl_certificate": "a librdkafka C API setting: use ssl.certificate.pem or .location",
+    "ssl_ca": "a librdkafka C API setting: use ssl.ca.pem or ssl.ca.location",
+    "ssl.certificate.verify_cb": "a librdkafka C API callback",
+    "ssl_engine_callback_data": "a librdkafka C API setting",
+    "ssl.curves.list": "Python's ssl module cannot set the TLS curve list",
+    "ssl.sigalgs.list": "Python's ssl module cannot set the TLS signature algorithms",
+    "ssl.providers": "OpenSSL providers cannot be loaded from Python's ssl module",
+    "ssl.engine.location": "OpenSSL engines cannot be loaded from Python's ssl module",
+    "ssl.engine.id": "OpenSSL engines cannot be loaded from Python's ssl module",
+    "ssl.engine.factory.class": _JVM,
+    "security.providers": _JVM,
+    "sasl.login.class": _JVM + ": pass oauth_cb= for a token source of your own",
+    "sasl.client.callback.handler.class": _JVM,
+    "oauthbearer_token_refresh_cb": "pass oauth_cb=, a callable returning (token, expiry)",
+    "plugin.library.paths": "librdkafka plugins are C libraries",
+    "interceptors": "librdkafka interceptors are C plugins",
+    "interceptor.classes": _JVM,
+    "sasl.oauthbearer.assertion.algorithm": "the jwt-bearer grant is not supported",
+    "sasl.oauthbearer.assertion.private.key.file": "the jwt-bearer grant is not supported",
+    "sasl.oauthbearer.assertion.private.key.passphrase": "the jwt-bearer grant is not supported",
+    "sasl.oauthbearer.assertion.private.key.pem": "the jwt-bearer grant is not supported",
+    "sasl.oauthbearer.assertion.file": "the jwt-bearer grant is not supported",
+    "sasl.oauthbearer.assertion.claim.aud": "the jwt-bearer grant is not supported",
+    "sasl.oauthbearer.assertion.claim.exp.seconds": "the jwt-bearer grant is not supported",
+    "sasl.oauthbearer.assertion.claim.iss": "the jwt-bearer grant is not supported",
+    "sasl.oauthbearer.assertion.claim.jti.include": "the jwt-bearer grant is not supported",
+    "sasl.oauthbearer.assertion.claim.nbf.seconds": "the jwt-bearer grant is not supported",
+    "sasl.oauthbearer.assertion.claim.sub": "the jwt-bearer grant is not supported",
+    "sasl.oauthbearer.assertion.jwt.template.file": "the jwt-bearer grant is not supported",
+}
+for _name in (
+    "sasl.kerberos.service.name",
+    "sasl.kerberos.principal",
+    "sasl.kerberos.kinit.cmd",
+    "sasl.kerberos.keytab",
+    "sasl.kerberos.min.time.before.relogin",
+    "sasl.kerberos.ticket.renew.window.factor",
+    "sasl.kerberos.ticket.renew.jitter",
+):
+    REFUSED[_name] = "GSSAPI (Kerberos) is not supported; PLAIN, SCRAM-* and OAUTHBEARER are"
+
+
+def _plain(value: Any) -> str:
+    """A value as the IGNORED table lists them: "true"/"false", or lower-case text."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value).strip().lower().replace(" ", "")
+
+
+def check_unused(kind: str, name: str, value: Any, ignored: Mapping, refused: Mapping) -> bool:
+    """Whether ``name`` is in the ``ignored`` or ``refused`` table of a ``kind`` of client
+    (then ignored, with its line logged); a value it cannot honour is a ConfigError."""
+    if name in refused:
+        raise ConfigError(f"{kind} property {name!r} is not supported: {refused[name]}")
+    if name not in ignored:
+        return False
+    values, why = ignored[name]
+    if values is not None and _plain(value) not in values:
+        # the value is left out: not a secret here, but one rule for every message
+        raise ConfigError(
+            f"{kind} property {name!r} cannot be set to that value here (only "
+            f"{' or '.join(repr(v) for v in values)}): {why}"
+        )
+    log_ignored(name, why)
+    return True
+
 
 # JAAS login modules (Java's sasl.jaas.config) and the settings their options become
 _JAAS_MODULES = {
@@ -316,6 +632,81 @@ _KEYWORD_CHECKS: dict[str, Callable[[Any], Any]] = {
 }
 
 
+def keyword_table(*tables: Mapping[str, Any]) -> dict[str, str]:
+    """Keyword name -> property, for every property of ``tables``: ``linger_ms`` means
+    ``linger.ms`` (converted the same way: milliseconds stay milliseconds)."""
+    return {snake(name): name for table in tables for name in table}
+
+
+_KEYWORDS = keyword_table(_PROPERTIES, IGNORED, REFUSED, {"sasl.jaas.config": None})
+_DEFAULTS = {f.name: f.default for f in fields(ClientConfig)}
+
+
+class Collected:
+    """The settings of one dataclass as they are read, with who set each (a property of
+    ``config=``, or a keyword): a keyword may not differ from a property or another keyword
+    setting the same thing (two properties may: the later one counts, as in librdkafka)."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.values: dict[str, Any] = {}
+        self._by: dict[str, tuple[str, bool]] = {}
+
+    def put(self, field_name: str, value: Any, name: str, keyword: bool) -> None:
+        before = self._by.get(field_name)
+        if before is not None and (keyword or before[1]) and self.values[field_name] != value:
+            # the values are left out: they may be secrets
+            raise ConfigError(
+                f"{_source(*before)} and {_source(name, keyword)} both set the {self.kind} "
+                f"setting {field_name!r}, to different values: give it once"
+            )
+        self.values[field_name] = value
+        self._by[field_name] = (name, keyword)
+
+
+def _source(name: str, keyword: bool) -> str:
+    return f"keyword {name}=" if keyword else f"property {name!r}"
+
+
+def read_property(
+    collected: Collected,
+    table: Mapping[str, tuple[str, Callable[[Any], Any]]],
+    defaults: Mapping[str, Any],
+    name: str,
+    value: Any,
+    keyword: str | None = None,
+) -> None:
+    """Put property ``name`` (given as ``keyword``, or in ``config=``) into ``collected``: its
+    field, converted. A keyword's None keeps None where the setting may be unset."""
+    field_name, convert = table[name]
+    what = (
+        f"{collected.kind} setting {keyword!r}"
+        if keyword
+        else f"{collected.kind} property {name!r}"
+    )
+    if value is None and keyword is not None and defaults[field_name] is None:
+        converted = None
+    else:
+        converted = _convert(what, convert, value)
+    if field_name in _SECRET_FIELDS and converted is not None:
+        converted = Secret(converted)
+    collected.put(field_name, converted, keyword or name, keyword is not None)
+
+
+def _take(collected: Collected, name: str, value: Any, keyword: str | None) -> None:
+    """One client property (from ``config=``, or as ``keyword``)."""
+    if name == "sasl.jaas.config":
+        what = f"client setting {keyword!r}" if keyword else f"client property {name!r}"
+        jaas = _convert(what, jaas_settings, value)
+        mechanism = jaas.pop("sasl_mechanism", None)
+        for field_name, setting in jaas.items():
+            collected.put(field_name, setting, keyword or name, keyword is not None)
+        if mechanism is not None and "sasl_mechanism" not in collected.values:
+            collected.put("sasl_mechanism", mechanism, keyword or name, keyword is not None)
+    elif not check_unused("client", name, value, IGNORED, REFUSED):
+        read_property(collected, _PROPERTIES, _DEFAULTS, name, value, keyword)
+
+
 def read_properties(path: str) -> dict[str, str]:
     """The settings of a Java properties file (``client.properties``, as Kafka's tools take
     with ``--command-config``): ``key=value``, ``key: value`` or ``key value`` lines, ``#`` and
@@ -384,12 +775,29 @@ def parse_servers(servers: str | Sequence[str]) -> tuple[tuple[str, int], ...]:
 
 def is_client_property(name: str) -> bool:
     """Whether ``name`` is a property ``client_config`` takes (for the consumer's split)."""
-    return name in _PROPERTIES or name == "sasl.jaas.config"
+    return name in _PROPERTIES or name in IGNORED or name in REFUSED or name == "sasl.jaas.config"
+
+
+def is_client_keyword(name: str) -> bool:
+    """Whether ``name`` is a keyword ``client_config`` takes."""
+    return (name in _FIELDS or name in _KEYWORDS) and name != "bootstrap_servers"
+
+
+def client_names() -> list[str]:
+    """Every property name the client settings take (for suggestions)."""
+    return [*_PROPERTIES, *IGNORED, *REFUSED, "sasl.jaas.config"]
+
+
+def client_keywords() -> list[str]:
+    """Every keyword name the client settings take (for suggestions)."""
+    return [n for n in {*_FIELDS, *_KEYWORDS} if n != "bootstrap_servers"]
 
 
 def suggest(name: str, known) -> str:
-    """`` (did you mean 'x'?)`` for the known name closest to ``name``, or ""."""
-    return _suggest(name, [*known, *_PROPERTIES])
+    """`` (did you mean 'x'?)`` for the name closest to ``name`` among ``known`` and the client
+    properties (or, for a keyword without dots, the client keywords), or ""."""
+    extra = client_keywords() if "." not in name and "_" in name else client_names()
+    return _suggest(name, [*known, *extra])
 
 
 def client_config(
@@ -397,48 +805,95 @@ def client_config(
     config: Mapping[str, Any] | None = None,
     **kwargs: Any,
 ) -> ClientConfig:
-    """The settings from ``config`` (Kafka property names), then ``kwargs`` (field names),
-    which override it.
+    """The settings from ``config`` (Kafka property names), then ``kwargs``: field names, or
+    a property's name in snake case (``socket_keepalive_enable`` for
+    ``socket.keepalive.enable``, converted as the property is).
 
-    :raises ConfigError: an unknown name (the closest known one is suggested) or a value of
-        the wrong kind.
+    :raises ConfigError: an unknown name (the closest known one is suggested), a value of the
+        wrong kind, or a keyword that sets what a property or another keyword already set, to
+        another value.
     """
-    values: dict[str, Any] = {}
+    collected = Collected("client")
     for name, value in (config or {}).items():
-        if name == "sasl.jaas.config":
-            jaas = _convert(name, jaas_settings, value)
-            mechanism = jaas.pop("sasl_mechanism", None)
-            values.update(jaas)
-            if mechanism is not None:
-                values.setdefault("sasl_mechanism", mechanism)
-            continue
-        if name not in _PROPERTIES:
-            known = [*_PROPERTIES, "sasl.jaas.config"]
-            raise ConfigError(f"unknown client property {name!r}{_suggest(name, known)}")
-        field, convert = _PROPERTIES[name]
-        values[field] = _convert(name, convert, value)
+        if not is_client_property(name):
+            raise ConfigError(f"unknown client property {name!r}{_suggest(name, client_names())}")
+        _take(collected, name, value, None)
     for name, value in kwargs.items():
+        if name in _KEYWORDS and name != "bootstrap_servers":
+            _take(collected, _KEYWORDS[name], value, name)
+            continue
         if name not in _FIELDS or name == "bootstrap_servers":
-            raise ConfigError(f"unknown client setting {name!r}{_suggest(name, _FIELDS)}")
+            raise ConfigError(f"unknown client setting {name!r}{_suggest(name, client_keywords())}")
         if name in _KEYWORD_CHECKS and value is not None:
-            value = _convert(name, _KEYWORD_CHECKS[name], value)
-        values[name] = Secret(value) if name in _SECRET_FIELDS and value is not None else value
+            value = _convert(f"client setting {name!r}", _KEYWORD_CHECKS[name], value)
+        value = Secret(value) if name in _SECRET_FIELDS and value is not None else value
+        collected.put(name, value, name, True)
+    values = collected.values
     if bootstrap_servers is not None:
         values["bootstrap_servers"] = parse_servers(bootstrap_servers)
     if "bootstrap_servers" not in values:
         raise ConfigError("no bootstrap servers: pass them, or set bootstrap.servers")
     settings = ClientConfig(values.pop("bootstrap_servers"))
-    return replace(settings, **values)
+    settings = replace(settings, **values)
+    if settings.reconnect_backoff > settings.reconnect_backoff_max:
+        # librdkafka's rule: the max is at least the first backoff
+        settings = replace(settings, reconnect_backoff_max=settings.reconnect_backoff)
+    return settings
 
 
-def _convert(name: str, convert: Callable[[Any], Any], value: Any) -> Any:
+def _convert(what: str, convert: Callable[[Any], Any], value: Any) -> Any:
     try:
         return convert(value)
     except (TypeError, ValueError) as exc:
         # the value is left out: it may be a secret
-        raise ConfigError(f"client property {name!r}: {exc}") from None
+        if not what.startswith(("client ", "consumer ", "producer ")):
+            what = f"client property {what!r}"
+        raise ConfigError(f"{what}: {exc}") from None
+
+
+_WORD = re.compile(r"[._\-]+")
+
+
+def _words(name: str) -> list[str]:
+    return [w for w in _WORD.split(name.lower()) if w]
+
+
+def _word_score(typed: list[str], known: list[str]) -> float:
+    """How alike two names are word by word: each typed word matched to the most alike
+    unmatched known word (difflib's ratio, 0.75 at least to count), as 2 * the matched
+    likeness / all the words of both (1: the same words, in any order)."""
+    if not typed or not known:
+        return 0.0
+    left = list(known)
+    total = 0.0
+    for word in typed:
+        best, score = None, 0.75
+        for candidate in left:
+            ratio = (
+                1.0 if candidate == word else difflib.SequenceMatcher(None, word, candidate).ratio()
+            )
+            if ratio >= score:
+                best, score = candidate, ratio
+        if best is not None:
+            left.remove(best)
+            total += score
+    return 2 * total / (len(typed) + len(known))
+
+
+def _likeness(name: str, known: str) -> float:
+    typed, words = _words(name), _words(known)
+    score = _word_score(typed, words)
+    # the same letters with the dots dropped or moved ("lingerms", "enableauto.commit")
+    joined = difflib.SequenceMatcher(None, "".join(typed), "".join(words)).ratio()
+    return max(score, joined if joined >= 0.9 else 0.0)
 
 
 def _suggest(name: str, known) -> str:
-    close = difflib.get_close_matches(name, sorted(known), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    """`` (did you mean 'x'?)`` for the known name most like ``name`` by its dotted (or
+    snake-case) words, when one is alike enough; else ""."""
+    best, score = None, 0.7
+    for candidate in sorted(set(known)):
+        likeness = _likeness(name, candidate)
+        if likeness > score:
+            best, score = candidate, likeness
+    return f" (did you mean {best!r}?)" if best else ""

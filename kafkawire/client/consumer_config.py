@@ -7,8 +7,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .config import ClientConfig, client_config, is_client_property, suggest
+from .assignors import assignors_for
+from .config import (
+    ClientConfig,
+    Collected,
+    check_unused,
+    client_config,
+    is_client_keyword,
+    is_client_property,
+    keyword_table,
+    read_property,
+    suggest,
+)
 from .errors import ConfigError
+from .logs import log_ignored
 from .types import READ_COMMITTED, READ_UNCOMMITTED
 
 _RESETS = {
@@ -54,6 +66,9 @@ class ConsumerConfig:
     heartbeat_interval: float = 3.0
     assignment_strategy: str = "range,roundrobin"  # librdkafka's default: mixed groups agree
     check_crcs: bool = True
+    # stored for the consumer to act on (see docs/configuration.md):
+    enable_partition_eof: bool = False  # poll reports reaching a partition's end, once each
+    fetch_error_backoff: float = 0.5  # seconds before a partition whose fetch failed is asked
 
 
 def _bool(value: Any) -> bool:
@@ -106,6 +121,21 @@ def _callback(value: Any) -> Callable | None:
     return value
 
 
+def _strategy(value: Any) -> str:
+    """partition.assignment.strategy, checked now (not at the first join)."""
+    text = value if isinstance(value, str) else ",".join(map(str, value))
+    names = [n.strip() for n in text.split(",")]
+    for name in names:
+        if name.lower() == "sticky" or name.endswith(".StickyAssignor"):
+            raise ValueError(
+                f"{name!r} (the eager sticky assignor) is not one of range, roundrobin, "
+                "cooperative-sticky (librdkafka has no 'sticky' either): cooperative-sticky "
+                "is the sticky one"
+            )
+    assignors_for(text)  # a ConfigError (a ValueError) naming the assignors that exist
+    return text
+
+
 _PROPERTIES: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "group.id": ("group_id", _optional_str),
     "group.instance.id": ("group_instance_id", _optional_str),
@@ -126,9 +156,45 @@ _PROPERTIES: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "max.poll.interval.ms": ("max_poll_interval", _seconds),
     "session.timeout.ms": ("session_timeout_ms", _positive),
     "heartbeat.interval.ms": ("heartbeat_interval", _seconds),
-    "partition.assignment.strategy": ("assignment_strategy", str),
+    "partition.assignment.strategy": ("assignment_strategy", _strategy),
     "check.crcs": ("check_crcs", _bool),
+    "fetch.message.max.bytes": ("max_partition_fetch_bytes", _positive),
+    "auto.commit.enable": ("enable_auto_commit", _bool),  # librdkafka's legacy name
+    "enable.partition.eof": ("enable_partition_eof", _bool),
+    "fetch.error.backoff.ms": ("fetch_error_backoff", _seconds),
 }
+_DEFAULTS = {name: f.default for name, f in ConsumerConfig.__dataclass_fields__.items()}
+
+_BUFFER = "the consumer buffers at most two fetched answers a partition ahead of poll"
+# the consumer's properties taken and ignored (see config.IGNORED)
+IGNORED: dict[str, tuple[tuple[str, ...] | None, str]] = {
+    "group.protocol.type": (("consumer",), "the classic protocol's only type"),
+    "coordinator.query.interval.ms": (None, "the coordinator is looked up when it moves"),
+    "queued.min.messages": (None, _BUFFER),
+    "queued.max.messages.kbytes": (None, _BUFFER),
+    "fetch.queue.backoff.ms": (None, _BUFFER),
+    "offset.store.method": (("broker",), "offsets are committed to the group coordinator"),
+    "consume.callback.max.messages": (None, "there is no consume callback"),
+    "exclude.internal.topics": (("true",), "pattern subscriptions never match internal topics"),
+    "max.in.flight.requests.per.connection": (
+        None,
+        "the consumer has one fetch in flight a broker",
+    ),
+    "max.in.flight": (None, "the consumer has one fetch in flight a broker"),
+    "message.max.bytes": (None, "it limits the size of the requests the producer sends"),
+}
+# the consumer's properties refused (see config.REFUSED)
+REFUSED: dict[str, str] = {
+    "offset.store.path": "offsets are not stored in files",
+    "offset.store.sync.interval.ms": "offsets are not stored in files",
+    "consume_cb": "a librdkafka C API callback: call poll() or consume()",
+    "rebalance_cb": "pass on_assign=, on_revoke=, on_lost= to subscribe()",
+    "offset_commit_cb": "pass on_commit= (confluent-kafka's name for it)",
+    "share.acknowledgement.mode": "share groups (KIP-932) are not supported",
+    "key.deserializer": "a JVM class: pass key_deserializer=, a callable (bytes -> object)",
+    "value.deserializer": "a JVM class: pass value_deserializer=, a callable (bytes -> object)",
+}
+_KEYWORDS = keyword_table(_PROPERTIES, IGNORED, REFUSED)
 
 
 def _check_group_protocol(parsed: ConsumerConfig, given: Mapping[str, Any]) -> None:
@@ -153,34 +219,65 @@ def consumer_config(
     **settings: Any,
 ) -> tuple[ClientConfig, ConsumerConfig]:
     """The connection settings and the consumer's, from Kafka properties (``config``) and
-    keyword settings (field names of either).
+    keyword settings: field names of either, or any property's name in snake case
+    (``max_poll_interval_ms=`` for ``max.poll.interval.ms``, converted as the property is).
+    A producer's property is taken and ignored (logged once), as librdkafka does.
 
-    :raises ConfigError: an unknown name (the closest known one suggested) or a bad value.
+    :raises ConfigError: an unknown name (the closest known one suggested), a bad value, or
+        a keyword that sets what a property or another keyword already set, to another value.
     """
-    consumer: dict[str, Any] = {}
+    from .producer_config import producer_property
+
+    collected = Collected("consumer")
     client: dict[str, Any] = {}
-    for name, value in (config or {}).items():
+    for name, value in _flattened(config or {}).items():
         if name in _PROPERTIES:
-            field, convert = _PROPERTIES[name]
-            try:
-                consumer[field] = convert(value)
-            except (TypeError, ValueError) as exc:
-                raise ConfigError(f"consumer property {name!r}: {exc}") from None
+            read_property(collected, _PROPERTIES, _DEFAULTS, name, value)
+        elif check_unused("consumer", name, value, IGNORED, REFUSED):
+            pass
         elif is_client_property(name):
             client[name] = value
+        elif producer_property(name):
+            log_ignored(name, "a producer property, which a consumer does not use")
         else:
-            raise ConfigError(f"unknown consumer property {name!r}{suggest(name, _PROPERTIES)}")
+            known = [*_PROPERTIES, *IGNORED, *REFUSED]
+            raise ConfigError(f"unknown consumer property {name!r}{suggest(name, known)}")
     fields = ConsumerConfig.__dataclass_fields__
     keywords = {}
     for name, value in settings.items():
-        if name in fields:
+        if name in _KEYWORDS:
+            prop = _KEYWORDS[name]
+            if not check_unused("consumer", prop, value, IGNORED, REFUSED):
+                read_property(collected, _PROPERTIES, _DEFAULTS, prop, value, name)
+        elif name in fields:
             if name == "isolation_level":
                 value = isolation_level(value)
-            consumer[name] = value
-        else:
+            collected.put(name, value, name, True)
+        elif is_client_keyword(name):
             keywords[name] = value
+        else:
+            known = [*fields, *_KEYWORDS]
+            raise ConfigError(f"unknown consumer setting {name!r}{suggest(name, known)}")
+    consumer = collected.values
     parsed = replace(ConsumerConfig(), **consumer)
     if parsed.group_id is None and parsed.group_instance_id is not None:
         raise ConfigError("group.instance.id needs a group.id")
     _check_group_protocol(parsed, consumer)
     return client_config(bootstrap_servers, client, **keywords), parsed
+
+
+def consumer_property(name: str) -> bool:
+    """Whether ``name`` is a consumer's own property (for the producer's split)."""
+    return name in _PROPERTIES or name in IGNORED or name in REFUSED
+
+
+def _flattened(config: Mapping[str, Any]) -> dict[str, Any]:
+    """``config`` with confluent-kafka's ``default.topic.config`` (a mapping of properties)
+    spread out: the top-level properties win."""
+    topic = config.get("default.topic.config")
+    if topic is None:
+        return dict(config)
+    if not isinstance(topic, Mapping):
+        raise ConfigError("property 'default.topic.config' takes a mapping of properties")
+    rest = {k: v for k, v in config.items() if k != "default.topic.config"}
+    return {**topic, **rest}

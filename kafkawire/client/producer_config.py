@@ -9,9 +9,20 @@ from typing import Any
 
 from kafkawire.compression import Codec
 
-from .config import ClientConfig, client_config, is_client_property, suggest
-from .consumer_config import _bool, _optional_str, _positive, _seconds
+from .config import (
+    ClientConfig,
+    Collected,
+    check_unused,
+    client_config,
+    is_client_keyword,
+    is_client_property,
+    keyword_table,
+    read_property,
+    suggest,
+)
+from .consumer_config import _bool, _callback, _flattened, _optional_str, _positive, _seconds
 from .errors import ConfigError
+from .logs import log_ignored
 
 PARTITIONERS = (
     "murmur2_random",  # Java's default: murmur2 of the key; keyless records sticky
@@ -39,6 +50,12 @@ class ProducerConfig:
     max_block: float = 60.0
     message_max_bytes: int = 1000000
     topic_metadata_wait: float = 30.0  # an unknown topic fails its records after this
+    # stored for the producer to act on (see docs/configuration.md):
+    # on_delivery(error, record): confluent-kafka's delivery callback for every produce()
+    on_delivery: Callable[[BaseException | None, Any], Any] | None = None
+    delivery_report_only_error: bool = False  # on_delivery only for records that failed
+    queue_buffering_max_messages: int = 100000  # records waiting to be sent (0: no limit)
+    compression_level: int | None = None  # the codec's level (None: the codec's default)
 
 
 def _acks(value: Any) -> int:
@@ -69,6 +86,14 @@ def _kbytes(value: Any) -> int:
     return _positive(value) * 1024
 
 
+def _level(value: Any) -> int | None:
+    """compression.level: -1 (librdkafka's) for the codec's default."""
+    if isinstance(value, bool):
+        raise ValueError(f"is {value!r}, not a whole number")
+    level = int(value)
+    return None if level == -1 else level
+
+
 _PROPERTIES: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "acks": ("acks", _acks),
     "request.required.acks": ("acks", _acks),
@@ -93,7 +118,56 @@ _PROPERTIES: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "message.max.bytes": ("message_max_bytes", _positive),
     "max.request.size": ("message_max_bytes", _positive),
     "topic.metadata.propagation.max.ms": ("topic_metadata_wait", _seconds),
+    "on_delivery": ("on_delivery", _callback),  # confluent-kafka's place for it
+    "delivery.report.only.error": ("delivery_report_only_error", _bool),
+    "queue.buffering.max.messages": ("queue_buffering_max_messages", _positive),
+    "compression.level": ("compression_level", _level),
+    "compression.gzip.level": ("compression_level", _level),  # Java's, one a codec
+    "compression.lz4.level": ("compression_level", _level),
+    "compression.zstd.level": ("compression_level", _level),
 }
+_DEFAULTS = {name: f.default for name, f in ProducerConfig.__dataclass_fields__.items()}
+
+# the producer's properties taken and ignored (see config.IGNORED)
+IGNORED: dict[str, tuple[tuple[str, ...] | None, str]] = {
+    "queue.buffering.backpressure.threshold": (None, "batches go out as linger.ms allows"),
+    "batch.num.messages": (None, "a batch is bounded by batch.size (bytes) only"),
+    "sticky.partitioning.linger.ms": (
+        None,
+        "keyless records stay on one partition for each batch",
+    ),
+    "produce.offset.report": (None, "deprecated and unused in librdkafka too"),
+    "queuing.strategy": (("fifo",), "records are sent in the order they are produced"),
+    "enable.gapless.guarantee": (("false",), "an experimental librdkafka mode not offered"),
+    "partitioner.adaptive.partitioning.enable": (
+        None,
+        "keyless records are spread by the sticky partitioner, not by broker load",
+    ),
+    "partitioner.availability.timeout.ms": (
+        None,
+        "keyless records are spread by the sticky partitioner, not by broker load",
+    ),
+    "partitioner.ignore.keys": (("false",), "set partitioner=random to ignore keys"),
+    "metadata.max.idle.ms": (None, "a topic's metadata is kept while the producer lives"),
+}
+# the producer's properties refused (see config.REFUSED)
+REFUSED: dict[str, str] = {
+    "dr_cb": "pass on_delivery=, a callable (error, record) (confluent-kafka's name)",
+    "dr_msg_cb": "pass on_delivery=, a callable (error, record) (confluent-kafka's name)",
+    "partitioner_cb": "a librdkafka C API callback: pass partition= to produce()",
+    "msg_order_cmp": "a librdkafka C API callback",
+    "partitioner.class": f"a JVM class: set partitioner to one of {', '.join(PARTITIONERS)}",
+    "key.serializer": "a JVM class: serialize the key to bytes before producing it",
+    "value.serializer": "a JVM class: serialize the value to bytes before producing it",
+}
+_KEYWORDS = keyword_table(_PROPERTIES, IGNORED, REFUSED)
+
+
+def producer_property(name: str) -> bool:
+    """Whether ``name`` is a producer's own property (for the consumer's split)."""
+    return name in _PROPERTIES or name in IGNORED or name in REFUSED
+
+
 # the client's retry.backoff.ms is the producer's too (read from the ClientConfig)
 
 
@@ -103,33 +177,47 @@ def producer_config(
     **settings: Any,
 ) -> tuple[ClientConfig, ProducerConfig]:
     """The connection settings and the producer's, from Kafka properties (``config``) and
-    keyword settings (field names of either).
+    keyword settings: field names of either, or any property's name in snake case
+    (``linger_ms=5`` for ``linger.ms``, converted as the property is). A consumer's property
+    is taken and ignored (logged once), as librdkafka does.
 
-    :raises ConfigError: an unknown name (the closest known one suggested) or a bad value.
+    :raises ConfigError: an unknown name (the closest known one suggested), a bad value, or
+        a keyword that sets what a property or another keyword already set, to another value.
     """
-    producer: dict[str, Any] = {}
+    from .consumer_config import consumer_property
+
+    collected = Collected("producer")
     client: dict[str, Any] = {}
-    for name, value in (config or {}).items():
+    for name, value in _flattened(config or {}).items():
         if name in _PROPERTIES:
-            field, convert = _PROPERTIES[name]
-            try:
-                producer[field] = convert(value)
-            except (TypeError, ValueError) as exc:
-                raise ConfigError(f"producer property {name!r}: {exc}") from None
+            read_property(collected, _PROPERTIES, _DEFAULTS, name, value)
+        elif check_unused("producer", name, value, IGNORED, REFUSED):
+            pass
         elif is_client_property(name):
             client[name] = value
+        elif consumer_property(name):
+            log_ignored(name, "a consumer property, which a producer does not use")
         else:
-            raise ConfigError(f"unknown producer property {name!r}{suggest(name, _PROPERTIES)}")
+            known = [*_PROPERTIES, *IGNORED, *REFUSED]
+            raise ConfigError(f"unknown producer property {name!r}{suggest(name, known)}")
     fields = ProducerConfig.__dataclass_fields__
     keywords = {}
     for name, value in settings.items():
-        if name in fields:
-            producer[name] = value
-        else:
+        if name in _KEYWORDS:
+            prop = _KEYWORDS[name]
+            if not check_unused("producer", prop, value, IGNORED, REFUSED):
+                read_property(collected, _PROPERTIES, _DEFAULTS, prop, value, name)
+        elif name in fields:
+            collected.put(name, value, name, True)
+        elif is_client_keyword(name):
             keywords[name] = value
-    parsed = replace(ProducerConfig(), **producer)
+        else:
+            known = [*fields, *_KEYWORDS]
+            raise ConfigError(f"unknown producer setting {name!r}{suggest(name, known)}")
+    parsed = replace(ProducerConfig(), **collected.values)
     client_settings = client_config(bootstrap_servers, client, **keywords)
-    return client_settings, _checked(parsed, "enable.idempotence" in (config or {}), settings)
+    given = {*(config or {}), *(_KEYWORDS.get(k, k) for k in settings)}
+    return client_settings, _checked(parsed, "enable.idempotence" in given, settings)
 
 
 def _checked(c: ProducerConfig, idempotence_given: bool, settings: Mapping) -> ProducerConfig:
