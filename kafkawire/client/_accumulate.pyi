@@ -110,5 +110,5 @@ class FastSend:
         key: Any = None,
         headers: Any = None,
         partition: int | None = None,
-        timestamp: int | None = None,
+        timestamp: Any = None,
     ) -> RecordFuture: ...

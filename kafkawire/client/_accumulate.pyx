@@ -305,7 +305,8 @@ def append_fast(dict topics, str topic, value, key, headers, timestamp, signal):
 cdef class FastSend:
     """``Producer.send`` for the common case, compiled: a producer's instance attribute that
     shadows the method (``Producer.send``, the whole path), which it calls for the rest
-    (unknown topic, a new batch, an explicit partition, a closed producer, ...)."""
+    (unknown topic, a new batch, an explicit partition, a closed producer, a value or key
+    that is not bytes, str or None, a timestamp that is not a non-negative int or None, ...)."""
 
     cdef object _lock
     cdef object _core
@@ -321,11 +322,18 @@ cdef class FastSend:
     def __call__(
         self, topic, value=None, *, key=None, headers=None, partition=None, timestamp=None
     ):
-        if partition is None and not headers and type(topic) is str:
-            if type(value) is str:
-                value = (<str>value).encode()
-            if type(key) is str:
-                key = (<str>key).encode()
+        if type(value) is str:
+            value = (<str>value).encode()
+        if type(key) is str:
+            key = (<str>key).encode()
+        # bytes or None, a time in ms or None: the rest (other buffers, wrong kinds, float or
+        # datetime timestamps) is checked and converted by the whole path
+        if (
+            partition is None and not headers and type(topic) is str
+            and (value is None or type(value) is bytes)
+            and (key is None or type(key) is bytes)
+            and (timestamp is None or (type(timestamp) is int and timestamp >= 0))
+        ):
             with self._lock:
                 if self._core.fast:
                     future = append_fast(

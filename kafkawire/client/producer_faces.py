@@ -11,15 +11,21 @@ coordinator) goes through the sender as jobs, so each face only waits for their 
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import contextlib
+import datetime
+import functools
+import math
+import operator
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from kafkawire.errors import EncodeError
 from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError
 from kafkawire.records import build_batches
 from kafkawire.records._build import key_partitions
@@ -42,6 +48,121 @@ class BatchMetadata(NamedTuple):
     topic: str
     partitions: np.ndarray  # int32
     offsets: np.ndarray  # int64
+
+
+_BYTES_KINDS = "bytes-like (bytes, bytearray, memoryview), str (sent as UTF-8) or None"
+_TIMESTAMP_KINDS = (
+    "an int (ms since the epoch), a float (seconds since the epoch, as time.time() gives), "
+    "a datetime.datetime (naive: local time) or None (now)"
+)
+_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+_MS = datetime.timedelta(milliseconds=1)
+
+
+class QueueFullError(BufferFullError, BufferError):
+    """``produce`` found the buffer full for max.block.ms: a BufferError, as confluent-kafka's
+    (its users ``poll`` and produce again), and kafkawire's BufferFullError."""
+
+
+class RecordTypeError(EncodeError, TypeError):
+    """A value, key or timestamp of a kind the producer does not take (an EncodeError, as the
+    record builder's own refusals, and a TypeError, as Python's)."""
+
+
+def _bytes_field(name: str, data: Any) -> Any:
+    """A value or key as the record builder takes it: bytes-like or None (str: UTF-8).
+
+    :raises RecordTypeError: any other kind; the message names the field and the kind."""
+    if data is None or type(data) is bytes:
+        return data
+    if isinstance(data, str):
+        return data.encode()
+    if isinstance(data, bytearray | memoryview):
+        return data
+    if not isinstance(data, bool | int | float):  # (numbers never are buffers)
+        try:
+            memoryview(data).release()  # any other buffer (array.array, numpy arrays, ...)
+            return data
+        except TypeError:
+            pass
+    raise RecordTypeError(f"{name} must be {_BYTES_KINDS}, not {type(data).__name__}")
+
+
+def _bytes_column(name: str, column: Any) -> Any:
+    """A send_batch column given as a Python sequence, each row as ``_bytes_field`` makes it
+    (other columns, Arrow or numpy, go to build_batches as they are)."""
+    if not isinstance(column, list | tuple):
+        if isinstance(column, np.ndarray) and column.dtype.kind == "U":
+            return [None if s is None else s.encode() for s in column.tolist()]
+        return column
+    if all(v is None or type(v) is bytes for v in column):
+        return column
+    out = []
+    for i, v in enumerate(column):
+        try:
+            out.append(_bytes_field(name, v))
+        except RecordTypeError:
+            raise RecordTypeError(
+                f"{name}s[{i}]: {name} must be {_BYTES_KINDS}, not {type(v).__name__}"
+            ) from None
+    return out
+
+
+def _timestamp_ms(timestamp: Any) -> int | None:
+    """A record's timestamp as ms since the epoch (None: now, left to the producer).
+
+    :raises RecordTypeError: a kind that is not a time (a bool, a str, ...).
+    :raises ValueError: a time before the epoch, or a float that is not finite."""
+    kind = type(timestamp)
+    if timestamp is None or (kind is int and timestamp >= 0):
+        return timestamp
+    if isinstance(timestamp, bool):
+        raise RecordTypeError(f"timestamp is a bool ({timestamp}): give {_TIMESTAMP_KINDS}")
+    if isinstance(timestamp, float):
+        if not math.isfinite(timestamp):
+            raise ValueError(f"timestamp {timestamp} is not a time: give {_TIMESTAMP_KINDS}")
+        ms = round(timestamp * 1000)
+    elif isinstance(timestamp, datetime.datetime):
+        aware = timestamp if timestamp.tzinfo is not None else timestamp.astimezone()
+        ms = (aware - _EPOCH) // _MS
+    elif hasattr(kind, "__index__"):  # numpy integers
+        ms = operator.index(timestamp)
+    else:
+        raise RecordTypeError(f"timestamp must be {_TIMESTAMP_KINDS}, not {kind.__name__}")
+    if ms < 0:
+        raise ValueError(
+            f"timestamp {timestamp!r} is before the epoch (1970-01-01 UTC): Kafka's record "
+            "timestamps are ms since the epoch, not negative"
+        )
+    return ms
+
+
+def _timestamp_column(timestamps: Any) -> Any:
+    """send_batch's timestamps given as a Python sequence: each as ``_timestamp_ms`` makes
+    it, None as now (Arrow and numpy columns go to build_batches as they are)."""
+    if not isinstance(timestamps, list | tuple):
+        return timestamps
+    if all(type(t) is int and t >= 0 for t in timestamps):
+        return timestamps
+    now = time.time_ns() // 1_000_000
+    out = []
+    for i, t in enumerate(timestamps):
+        try:
+            ms = _timestamp_ms(t)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"timestamps[{i}]: {exc}") from None
+        out.append(now if ms is None else ms)
+    return out
+
+
+def _columns(values: Any, keys: Any, timestamps: Any) -> tuple[Any, Any, Any]:
+    """send_batch's values, keys and timestamps as build_batches takes them."""
+    values = _bytes_column("value", values)
+    if keys is not None:
+        keys = _bytes_column("key", keys)
+    if timestamps is not None:
+        timestamps = _timestamp_column(timestamps)
+    return values, keys, timestamps
 
 
 def _headers(headers):
@@ -80,6 +201,84 @@ class _ProducerMethods:
         client, self._config = producer_config(bootstrap_servers, config, **settings)
         self._core = ClientCore(client)
         self._closed = False
+        # produce()'s delivery reports: (callback, error, message), run by poll and flush on
+        # the caller's thread; _unreported: records produced with a callback, not reported yet
+        self._on_delivery: Callable | None = getattr(self._config, "on_delivery", None)
+        self._reports: collections.deque = collections.deque()
+        self._unreported = 0
+
+    def _produced(self, topic, value, key, partition, timestamp, on_delivery, callback):
+        """produce()'s arguments in send's terms: (value, key, partition, timestamp, the
+        delivery callback or None)."""
+        report = on_delivery or callback or self._on_delivery
+        if report is not None and not callable(report):
+            raise TypeError(f"on_delivery is {report!r}, not a callable (err, msg)")
+        if partition is not None and (type(partition) is bool or not isinstance(partition, int)):
+            raise TypeError("partition must be an int (negative: the partitioner's choice)")
+        if partition is not None and partition < 0:
+            partition = None
+        if type(timestamp) is int and timestamp == 0:  # confluent-kafka's 0: now
+            timestamp = None
+        value, key = _bytes_field("value", value), _bytes_field("key", key)
+        return value, key, partition, _timestamp_ms(timestamp), report
+
+    def _report(self, report, topic, partition, value, key, headers, started, future) -> None:
+        """A produced record's outcome (``future`` done) queued for poll/flush: report(err,
+        msg) with confluent-kafka's KafkaError and Message."""
+        from kafkawire.confluent import OFFSET_INVALID, KafkaError, Message
+
+        latency = time.monotonic() - started
+        try:
+            error = future.exception()
+            headers = _headers(headers) or None
+        except Exception as exc:  # (a report is never lost: flush waits for each)
+            error, headers = exc, None
+        if error is None:
+            md = future.result()
+            msg = Message(
+                md.topic,
+                md.partition,
+                md.offset,
+                key,
+                value,
+                headers,
+                timestamp=md.timestamp,
+                latency=latency,
+            )
+            err = None
+        else:
+            err = KafkaError._of(error)
+            msg = Message(
+                topic,
+                -1 if partition is None else partition,
+                OFFSET_INVALID,
+                key,
+                value,
+                headers,
+                error=err,
+                latency=latency,
+            )
+        self._queue_report((report, err, msg))
+
+    def _queue_report(self, item) -> None:
+        raise NotImplementedError
+
+    def _run_reports(self, lock) -> int:
+        """Run the delivery callbacks queued (on this thread): how many ran. A callback's
+        exception goes to the caller (the rest stay queued for the next poll)."""
+        ran = 0
+        while True:
+            with lock:
+                if not self._reports:
+                    return ran
+                report, err, msg = self._reports.popleft()
+            report(err, msg)
+            ran += 1
+
+    def _queued_records(self) -> int:
+        """Records queued or in flight, and delivery reports not run yet (len())."""
+        records = sum(b.count for b in self._producer.unfinished() if b.state != DONE)
+        return max(records, self._unreported) + len(self._reports)
 
     def __repr__(self) -> str:
         servers = ",".join(f"{h}:{p}" for h, p in self._core.config.bootstrap_servers)
@@ -234,6 +433,7 @@ class Producer(_ProducerMethods):
             wake=self._transport.wake,
         )
         self._sender_error: BaseException | None = None
+        self._reported = threading.Condition(threading.Lock())  # guards produce()'s reports
         # the common case of send, compiled; it calls the method below for the rest
         whole_path = type(self).send.__get__(self)
         self.send = FastSend(self._lock, self._producer, self._signal, whole_path)
@@ -266,23 +466,25 @@ class Producer(_ProducerMethods):
         key=None,
         headers=None,
         partition: int | None = None,
-        timestamp: int | None = None,
+        timestamp: int | float | datetime.datetime | None = None,
     ) -> RecordFuture:
         """Queue one record; its future gives the RecordMetadata once the broker has it.
 
         ``value``/``key``: bytes-like, str (UTF-8) or None. ``headers``: (str, bytes) pairs
         or a mapping. ``partition``: None for the partitioner's choice (murmur2 of the key,
-        as Java's producer). ``timestamp``: ms since the epoch, None for now.
+        as Java's producer). ``timestamp``: ms since the epoch (int), seconds since the
+        epoch (float, as ``time.time()``), a ``datetime.datetime`` (naive: local time, as
+        its ``.timestamp()``), or None for now; never negative.
 
         :raises RecordTooLargeError: larger than message.max.bytes (nothing else lost).
+        :raises RecordTypeError: (a TypeError) a value, key or timestamp of another kind.
         :raises BufferFullError: the buffer stayed full for max.block.ms.
         :raises UnknownTopicOrPartitionError: no such topic (after
             topic.metadata.propagation.max.ms) or partition.
         """
-        if type(value) is str:
-            value = value.encode()
-        if type(key) is str:
-            key = key.encode()
+        value = _bytes_field("value", value)
+        key = _bytes_field("key", key)
+        timestamp = _timestamp_ms(timestamp)
         headers = _headers(headers) if headers else ()
         deadline = None
         while True:
@@ -303,6 +505,70 @@ class Producer(_ProducerMethods):
                     pass
             self._job(self._producer.topic_flow(topic))
 
+    def produce(
+        self,
+        topic: str,
+        value=None,
+        key=None,
+        partition: int = -1,
+        on_delivery: Callable | None = None,
+        callback: Callable | None = None,
+        timestamp: Any = 0,
+        headers=None,
+    ) -> None:
+        """confluent-kafka's ``produce``: queue one record; ``on_delivery(err, msg)`` (or its
+        alias ``callback``, or the config's on_delivery) is called from a later ``poll`` or
+        ``flush`` on the caller's thread, ``err`` None or a ``kafkawire.confluent.KafkaError``,
+        ``msg`` a ``kafkawire.confluent.Message``. ``partition`` negative: the partitioner's
+        choice; ``timestamp`` 0: now (else as ``send`` takes it).
+
+        :raises QueueFullError: (a BufferError, as confluent-kafka's) the buffer stayed full
+            for max.block.ms: ``poll``, then produce again."""
+        value, key, partition, timestamp, report = self._produced(
+            topic, value, key, partition, timestamp, on_delivery, callback
+        )
+        started = time.monotonic()
+        try:
+            future = self.send(
+                topic, value, key=key, headers=headers, partition=partition, timestamp=timestamp
+            )
+        except BufferFullError as exc:
+            raise QueueFullError(str(exc)) from None
+        if report is not None:
+            with self._reported:
+                self._unreported += 1
+            future.add_done_callback(
+                functools.partial(
+                    self._report, report, topic, partition, value, key, headers, started
+                )
+            )
+
+    def _queue_report(self, item) -> None:
+        with self._reported:
+            self._reports.append(item)
+            self._unreported -= 1
+            self._reported.notify_all()
+
+    def poll(self, timeout: float | None = 0) -> int:
+        """Run the delivery callbacks of ``produce`` queued since the last poll, on this
+        thread; when none is queued, wait up to ``timeout`` seconds (None or negative: as long
+        as it takes) for one, while a produced record awaits its report. How many ran."""
+        if timeout is not None and timeout < 0:
+            timeout = None
+        if timeout != 0:
+            with self._reported:
+                self._reported.wait_for(lambda: self._reports or not self._unreported, timeout)
+        return self._run_reports(self._reported)
+
+    def __len__(self) -> int:
+        """Records queued or in flight, and delivery reports not run yet (confluent-kafka's
+        ``len(producer)``: ``while len(producer): producer.poll(1)`` runs every callback)."""
+        with self._signal:
+            return self._queued_records()
+
+    def __bool__(self) -> bool:  # a producer is true even when nothing is queued
+        return True
+
     def send_batch(
         self,
         topic: str,
@@ -318,6 +584,7 @@ class Producer(_ProducerMethods):
         ``send`` would put them. The future gives a BatchMetadata (partition and offset of
         every row)."""
         self._check_open()
+        values, keys, timestamps = _columns(values, keys, timestamps)
         count = self._producer_partitions(topic)
         columns, encoded = self._encode(topic, count, values, keys, headers, timestamps, partitions)
         deadline = time.monotonic() + self._config.max_block
@@ -363,7 +630,17 @@ class Producer(_ProducerMethods):
 
     def flush(self, timeout: float | None = None) -> int:
         """Send everything queued now (linger ends) and wait until it is acknowledged or has
-        failed; the number of records still undelivered when ``timeout`` passed (0: all)."""
+        failed; the number of records still undelivered when ``timeout`` passed (0: all).
+        Then runs the delivery callbacks of ``produce`` on this thread (as ``poll``)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        left = self._flush(timeout)
+        with self._reported:  # the reports of what was delivered are being queued
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            self._reported.wait_for(lambda: not self._unreported, wait)
+        self._run_reports(self._reported)
+        return left
+
+    def _flush(self, timeout: float | None) -> int:
         with self._signal:
             pending = self._producer.unfinished()
             self._producer.begin_flush()
@@ -398,6 +675,7 @@ class Producer(_ProducerMethods):
             self._producer.wake()
         self._producer.run_callbacks()
         self._thread.join(None if timeout is None else max(timeout, 1.0))
+        self._run_reports(self._reported)  # produce()'s records that failed at close
 
     def __enter__(self) -> Producer:
         return self
@@ -479,6 +757,7 @@ class AsyncProducer(_ProducerMethods):
             wake=self._transport.wake,
         )
         self._sender: asyncio.Task | None = None
+        self._report_event: asyncio.Event | None = None
 
     def _notify(self) -> None:
         if self._space is not None:
@@ -508,13 +787,12 @@ class AsyncProducer(_ProducerMethods):
         key=None,
         headers=None,
         partition: int | None = None,
-        timestamp: int | None = None,
+        timestamp: int | float | datetime.datetime | None = None,
     ) -> AsyncRecordFuture:
         """``Producer.send``: returns the record's future once it is queued."""
-        if type(value) is str:
-            value = value.encode()
-        if type(key) is str:
-            key = key.encode()
+        value = _bytes_field("value", value)
+        key = _bytes_field("key", key)
+        timestamp = _timestamp_ms(timestamp)
         headers = _headers(headers) if headers else ()
         if self._closed:
             raise ClientError("the producer is closed")
@@ -534,6 +812,74 @@ class AsyncProducer(_ProducerMethods):
                 await self._wait_for_space(deadline)
             except NeedTopic:
                 await self._job(self._producer.topic_flow(topic))
+
+    async def produce(
+        self,
+        topic: str,
+        value=None,
+        key=None,
+        partition: int = -1,
+        on_delivery: Callable | None = None,
+        callback: Callable | None = None,
+        timestamp: Any = 0,
+        headers=None,
+    ) -> None:
+        """``Producer.produce``: returns once the record is queued; its delivery callback
+        runs from a later ``await poll()`` or ``await flush()``."""
+        value, key, partition, timestamp, report = self._produced(
+            topic, value, key, partition, timestamp, on_delivery, callback
+        )
+        started = time.monotonic()
+        try:
+            future = await self.send(
+                topic, value, key=key, headers=headers, partition=partition, timestamp=timestamp
+            )
+        except BufferFullError as exc:
+            raise QueueFullError(str(exc)) from None
+        if report is not None:
+            self._unreported += 1
+            future.add_done_callback(
+                functools.partial(
+                    self._report, report, topic, partition, value, key, headers, started
+                )
+            )
+
+    def _queue_report(self, item) -> None:
+        self._reports.append(item)
+        self._unreported -= 1
+        if self._report_event is not None:
+            self._report_event.set()
+
+    async def _await_reports(self, until, timeout: float | None) -> None:
+        """Wait up to ``timeout`` (None: as long as it takes) until ``until()``."""
+        if until():
+            return
+        self._start()
+        if self._report_event is None:
+            self._report_event = asyncio.Event()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not until():
+            self._report_event.clear()
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._report_event.wait(), left)
+
+    async def poll(self, timeout: float | None = 0) -> int:
+        """``Producer.poll``: run the delivery callbacks queued (on the loop)."""
+        if timeout is not None and timeout < 0:
+            timeout = None
+        if timeout != 0:
+            await self._await_reports(lambda: self._reports or not self._unreported, timeout)
+        return self._run_reports(contextlib.nullcontext())
+
+    def __len__(self) -> int:
+        """As ``Producer``'s."""
+        return self._queued_records()
+
+    def __bool__(self) -> bool:
+        return True
 
     async def send_and_wait(self, topic: str, value=None, **options):
         """``send``, then wait for the record's RecordMetadata."""
@@ -565,6 +911,7 @@ class AsyncProducer(_ProducerMethods):
         """``Producer.send_batch``; ``await`` the result for the BatchMetadata."""
         if self._closed:
             raise ClientError("the producer is closed")
+        values, keys, timestamps = _columns(values, keys, timestamps)
         self._start()
         count = self._producer.partition_count(topic)
         if count is None:
@@ -601,6 +948,15 @@ class AsyncProducer(_ProducerMethods):
         return await future
 
     async def flush(self, timeout: float | None = None) -> int:
+        """``Producer.flush``, produce()'s delivery callbacks included."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        left = await self._flush(timeout)
+        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+        await self._await_reports(lambda: not self._unreported, wait)
+        self._run_reports(contextlib.nullcontext())
+        return left
+
+    async def _flush(self, timeout: float | None) -> int:
         pending = self._producer.unfinished()
         if not pending:
             return 0
@@ -625,6 +981,7 @@ class AsyncProducer(_ProducerMethods):
         self._producer.closing = True
         self._producer.wake()
         self._producer.run_callbacks()
+        self._run_reports(contextlib.nullcontext())
         if self._sender is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._sender, None if timeout is None else max(timeout, 1))

@@ -1,0 +1,624 @@
+"""confluent-kafka's names and shapes over kafkawire's client, for programs written for it.
+
+Change the import line and nothing else::
+
+    from kafkawire.confluent import Consumer, KafkaError, KafkaException, Producer, TopicPartition
+
+covers the common program: ``Producer(config)`` with ``produce(topic, value, key, partition,
+on_delivery=..., timestamp=..., headers=...)``, ``poll(timeout)`` running the delivery
+callbacks on the caller's thread, ``flush(timeout)`` and ``len(producer)``; ``Consumer(config)``
+with ``subscribe(topics, on_assign=..., on_revoke=...)`` (callbacks of ``(consumer,
+partitions)``), ``poll(timeout)`` giving one ``Message`` or None, ``consume(num_messages,
+timeout)``, ``commit(message=..., offsets=..., asynchronous=...)``, ``assign``, ``seek``,
+``committed``, ``position``, ``get_watermark_offsets``, ``close``. ``Message`` has
+``topic()``, ``partition()``, ``offset()``, ``key()``, ``value()``, ``headers()``,
+``timestamp()`` (``(TIMESTAMP_CREATE_TIME, ms)``), ``error()``, ``latency()``; ``KafkaError``
+``code()``, ``name()``, ``str()``, ``retriable()``, ``fatal()`` and librdkafka's code constants
+(``KafkaError._PARTITION_EOF``, ``KafkaError.UNKNOWN_TOPIC_OR_PART``, ...).
+
+These are thin wrappers: the work is kafkawire's ``Producer`` and ``Consumer`` (which this
+module's classes are, so their other methods are there too, with kafkawire's shapes). The
+differences from confluent-kafka worth knowing: a consumer's poll turns kafkawire's errors
+into a Message whose ``error()`` is set (as librdkafka's events are), and ``consume`` returns
+what has arrived rather than waiting for ``num_messages``; the configuration takes kafkawire's
+properties (librdkafka's and Java's names, ``docs/producer.md``, ``docs/consumer.md``), and
+callbacks confluent-kafka takes in it but kafkawire does not (``error_cb``, ``stats_cb``,
+``throttle_cb``, ``logger``) are refused rather than silently ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from kafkawire.client import consumer_faces, producer_faces
+from kafkawire.client.errors import (
+    AuthenticationError,
+    BrokerConnectionError,
+    BufferFullError,
+    ConfigError,
+    DeliveryTimeoutError,
+    RecordTooLargeError,
+    RequestTimeoutError,
+    TlsError,
+    TransactionStateError,
+)
+from kafkawire.client.types import TopicPartition as _TP
+from kafkawire.errors import KafkawireError
+from kafkawire.protocol.error_codes import ERRORS, BrokerError
+
+__all__ = [
+    "OFFSET_BEGINNING",
+    "OFFSET_END",
+    "OFFSET_INVALID",
+    "OFFSET_STORED",
+    "TIMESTAMP_CREATE_TIME",
+    "TIMESTAMP_LOG_APPEND_TIME",
+    "TIMESTAMP_NOT_AVAILABLE",
+    "Consumer",
+    "KafkaError",
+    "KafkaException",
+    "Message",
+    "Producer",
+    "TopicPartition",
+]
+
+TIMESTAMP_NOT_AVAILABLE = 0
+TIMESTAMP_CREATE_TIME = 1
+TIMESTAMP_LOG_APPEND_TIME = 2
+
+OFFSET_BEGINNING = -2
+OFFSET_END = -1
+OFFSET_STORED = -1000
+OFFSET_INVALID = -1001
+
+# librdkafka's local (client-side) error codes, by its names
+_LOCAL = {
+    "_BAD_MSG": -199,
+    "_BAD_COMPRESSION": -198,
+    "_DESTROY": -197,
+    "_FAIL": -196,
+    "_TRANSPORT": -195,
+    "_RESOLVE": -193,
+    "_MSG_TIMED_OUT": -192,
+    "_PARTITION_EOF": -191,
+    "_UNKNOWN_PARTITION": -190,
+    "_UNKNOWN_TOPIC": -188,
+    "_ALL_BROKERS_DOWN": -187,
+    "_INVALID_ARG": -186,
+    "_TIMED_OUT": -185,
+    "_QUEUE_FULL": -184,
+    "_SSL": -181,
+    "_STATE": -172,
+    "_AUTHENTICATION": -169,
+    "_NO_OFFSET": -168,
+    "_KEY_DESERIALIZATION": -160,
+    "_VALUE_DESERIALIZATION": -159,
+    "_FATAL": -150,
+    "_ASSIGNMENT_LOST": -142,
+}
+# broker codes where librdkafka's name is not Java's
+_RDKAFKA_NAMES = {
+    0: "NO_ERROR",
+    2: "INVALID_MSG",
+    3: "UNKNOWN_TOPIC_OR_PART",
+    4: "INVALID_MSG_SIZE",
+    6: "NOT_LEADER_FOR_PARTITION",
+    10: "MSG_SIZE_TOO_LARGE",
+    11: "STALE_CTRL_EPOCH",
+    17: "TOPIC_EXCEPTION",
+}
+_NAMES = {
+    **{info.code: info.name for info in ERRORS.values()},
+    **_RDKAFKA_NAMES,
+    **{code: name for name, code in _LOCAL.items()},
+}
+_RETRIABLE_LOCAL = {-195, -185, -187, -192}
+
+# kafkawire's client errors as librdkafka's local codes (the first class that matches)
+_CLIENT_CODES: list[tuple[type[BaseException], int]] = [
+    (DeliveryTimeoutError, -192),
+    (RequestTimeoutError, -185),
+    (BrokerConnectionError, -195),
+    (TlsError, -181),
+    (AuthenticationError, -169),
+    (RecordTooLargeError, 10),
+    (BufferFullError, -184),
+    (ConfigError, -186),
+    (TransactionStateError, -172),
+    (TypeError, -186),
+    (ValueError, -186),
+]
+
+
+class KafkaError:
+    """confluent-kafka's error value: ``code()`` (Kafka's code, or librdkafka's negative local
+    one), ``name()``, ``str()``, ``retriable()``, ``fatal()``, ``txn_requires_abort()``; equal
+    to its code. ``exception`` is kafkawire's error it stands for, when there is one."""
+
+    def __init__(
+        self,
+        error: int,
+        reason: str | None = None,
+        fatal: bool = False,
+        retriable: bool = False,
+        txn_requires_abort: bool = False,
+    ) -> None:
+        self._code = int(error)
+        self._reason = reason
+        self._fatal = fatal
+        self._retriable = retriable
+        self._txn_requires_abort = txn_requires_abort
+        self.exception: BaseException | None = None
+
+    @classmethod
+    def _of(cls, exc: BaseException) -> KafkaError:
+        """The KafkaError for one of kafkawire's exceptions."""
+        if isinstance(exc, KafkaException) and exc.args and isinstance(exc.args[0], KafkaError):
+            return exc.args[0]
+        if isinstance(exc, BrokerError):
+            error = cls(exc.code, str(exc), retriable=exc.retriable)
+        else:
+            code = next((c for kind, c in _CLIENT_CODES if isinstance(exc, kind)), -196)
+            error = cls(code, str(exc) or type(exc).__name__, retriable=code in _RETRIABLE_LOCAL)
+        error.exception = exc
+        return error
+
+    def code(self) -> int:
+        return self._code
+
+    def name(self) -> str:
+        return _NAMES.get(self._code, f"ERR_{self._code}")
+
+    def str(self) -> str:
+        if self._reason:
+            return self._reason
+        info = ERRORS.get(self._code)
+        return info.message if info is not None else self.name()
+
+    def fatal(self) -> bool:
+        return self._fatal
+
+    def retriable(self) -> bool:
+        return self._retriable
+
+    def txn_requires_abort(self) -> bool:
+        return self._txn_requires_abort
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, KafkaError):
+            return self._code == other._code
+        if isinstance(other, int):
+            return self._code == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._code)
+
+    def __repr__(self) -> str:
+        return f'KafkaError{{code={self.name()},val={self._code},str="{self.str()}"}}'
+
+    __str__ = __repr__
+
+
+for _code, _name in _NAMES.items():
+    setattr(KafkaError, _name, _code)
+for _info in ERRORS.values():  # Java's names too, where librdkafka's differ
+    setattr(KafkaError, _info.name, _info.code)
+
+
+class KafkaException(Exception):
+    """confluent-kafka's exception: ``args[0]`` is the KafkaError."""
+
+    def __init__(self, error: KafkaError | int | str | None = None, *args: Any, **kwargs: Any):
+        if isinstance(error, int):
+            error = KafkaError(error, *args, **kwargs)
+            args = ()
+        super().__init__(error, *args)
+
+    @classmethod
+    def _of(cls, exc: BaseException) -> KafkaException:
+        return cls(KafkaError._of(exc))
+
+
+class Message:
+    """confluent-kafka's Message: a consumed record, a delivery report, or an error event
+    (``error()`` set)."""
+
+    __slots__ = (
+        "_error",
+        "_headers",
+        "_key",
+        "_latency",
+        "_leader_epoch",
+        "_offset",
+        "_partition",
+        "_timestamp",
+        "_topic",
+        "_value",
+    )
+
+    def __init__(
+        self,
+        topic: str | None = None,
+        partition: int | None = None,
+        offset: int | None = None,
+        key: Any = None,
+        value: Any = None,
+        headers: list[tuple[str, bytes | None]] | None = None,
+        *,
+        error: KafkaError | None = None,
+        timestamp: int | None = None,
+        timestamp_type: int = TIMESTAMP_CREATE_TIME,
+        latency: float | None = None,
+        leader_epoch: int | None = None,
+    ) -> None:
+        self._topic = topic
+        self._partition = partition
+        self._offset = offset
+        self._key = key
+        self._value = value
+        self._headers = headers
+        self._error = error
+        ts = (TIMESTAMP_NOT_AVAILABLE, 0) if timestamp is None or timestamp < 0 else None
+        self._timestamp = ts or (timestamp_type, timestamp)
+        self._latency = latency
+        self._leader_epoch = leader_epoch
+
+    def topic(self) -> str | None:
+        return self._topic
+
+    def partition(self) -> int | None:
+        return self._partition
+
+    def offset(self) -> int | None:
+        return self._offset
+
+    def key(self) -> Any:
+        return self._key
+
+    def value(self) -> Any:
+        return self._value
+
+    def headers(self) -> list[tuple[str, bytes | None]] | None:
+        return self._headers
+
+    def timestamp(self) -> tuple[int, int]:
+        """(TIMESTAMP_CREATE_TIME or TIMESTAMP_LOG_APPEND_TIME, ms since the epoch), or
+        (TIMESTAMP_NOT_AVAILABLE, 0)."""
+        return self._timestamp
+
+    def error(self) -> KafkaError | None:
+        return self._error
+
+    def latency(self) -> float | None:
+        """Seconds from produce to the delivery report (None on a consumed message)."""
+        return self._latency
+
+    def leader_epoch(self) -> int | None:
+        return self._leader_epoch
+
+    def set_key(self, key: Any) -> None:
+        self._key = key
+
+    def set_value(self, value: Any) -> None:
+        self._value = value
+
+    def set_headers(self, headers: list[tuple[str, bytes | None]] | None) -> None:
+        self._headers = headers
+
+    def __len__(self) -> int:
+        return 0 if self._value is None else len(self._value)
+
+    def __repr__(self) -> str:
+        if self._error is not None:
+            return f"<Message error={self._error!r}>"
+        return f"<Message {self._topic}-{self._partition}@{self._offset}>"
+
+
+class TopicPartition:
+    """confluent-kafka's TopicPartition: ``topic``, ``partition``, ``offset`` (OFFSET_INVALID:
+    none), ``metadata``, ``leader_epoch``, ``error``. Equal by topic and partition."""
+
+    __slots__ = ("error", "leader_epoch", "metadata", "offset", "partition", "topic")
+
+    def __init__(
+        self,
+        topic: str,
+        partition: int = -1,
+        offset: int = OFFSET_INVALID,
+        metadata: str | None = None,
+        leader_epoch: int | None = None,
+    ) -> None:
+        self.topic = topic
+        self.partition = partition
+        self.offset = offset
+        self.metadata = metadata
+        self.leader_epoch = leader_epoch
+        self.error: KafkaError | None = None
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, TopicPartition):
+            return (self.topic, self.partition) == (other.topic, other.partition)
+        return NotImplemented
+
+    def __lt__(self, other: TopicPartition) -> bool:
+        return (self.topic, self.partition) < (other.topic, other.partition)
+
+    def __hash__(self) -> int:
+        return hash((self.topic, self.partition))
+
+    def __repr__(self) -> str:
+        return (
+            f"TopicPartition{{topic={self.topic},partition={self.partition},"
+            f"offset={self.offset},leader_epoch={self.leader_epoch},error={self.error}}}"
+        )
+
+
+def _tp(tp: Any) -> _TP:
+    """kafkawire's TopicPartition for confluent-kafka's (or a (topic, partition) pair)."""
+    if isinstance(tp, TopicPartition):
+        return _TP(tp.topic, tp.partition)
+    return _TP(*tp)
+
+
+def _ck(tp: Any, offset: int = OFFSET_INVALID) -> TopicPartition:
+    return TopicPartition(tp[0], tp[1], offset)
+
+
+def _offsets(partitions: Iterable[TopicPartition]) -> dict[_TP, int]:
+    return {_tp(p): p.offset for p in partitions}
+
+
+def _config(config: Mapping[str, Any] | None, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The configuration dict (confluent-kafka also takes its properties as keywords)."""
+    merged = dict(config or {})
+    merged.update(kwargs)
+    unsupported = sorted({"error_cb", "stats_cb", "throttle_cb", "logger"} & merged.keys())
+    if unsupported:
+        raise ConfigError(
+            f"kafkawire.confluent does not take {', '.join(unsupported)}: kafkawire's client "
+            "raises its errors from the calls and logs through the 'kafkawire' loggers"
+        )
+    return merged
+
+
+def _raising(exc: BaseException) -> BaseException:
+    """What a confluent-kafka program expects to catch for one of kafkawire's errors."""
+    if isinstance(exc, TypeError | BufferError):
+        return exc
+    return KafkaException._of(exc)
+
+
+class Producer(producer_faces.Producer):
+    """confluent-kafka's ``Producer(config)``: ``produce``, ``poll``, ``flush``, ``len``
+    (kafkawire.Producer's, which takes them too), with confluent-kafka's exceptions."""
+
+    def __init__(self, config: Mapping[str, Any] | None = None, /, **kwargs: Any) -> None:
+        config = _config(config, kwargs)
+        on_delivery = None
+        if "on_delivery" in config and not hasattr(_producer_config_fields(), "on_delivery"):
+            on_delivery = config.pop("on_delivery")
+        try:
+            super().__init__(config=config)
+        except KafkawireError as exc:
+            raise _raising(exc) from exc
+        if on_delivery is not None:
+            self._on_delivery = on_delivery
+
+    def produce(self, topic: str, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        try:
+            super().produce(topic, *args, **kwargs)
+        except (KafkawireError, TypeError) as exc:
+            if isinstance(exc, BufferError | TypeError):
+                raise
+            raise _raising(exc) from exc
+
+    def init_transactions(self, timeout: float | None = None) -> None:
+        try:
+            super().init_transactions(timeout)
+        except KafkawireError as exc:
+            raise _raising(exc) from exc
+
+    def commit_transaction(self, timeout: float | None = None) -> None:
+        try:
+            super().commit_transaction(timeout)
+        except KafkawireError as exc:
+            raise _raising(exc) from exc
+
+    def abort_transaction(self, timeout: float | None = None) -> None:
+        try:
+            super().abort_transaction(timeout)
+        except KafkawireError as exc:
+            raise _raising(exc) from exc
+
+    def send_offsets_to_transaction(  # type: ignore[override]
+        self, positions: Any, group_metadata: Any, timeout: float | None = None
+    ) -> None:
+        """``positions``: TopicPartitions with the next offsets to read (or kafkawire's
+        mapping)."""
+        if not isinstance(positions, Mapping):
+            positions = _offsets(positions)
+        try:
+            super().send_offsets_to_transaction(positions, group_metadata, timeout)
+        except KafkawireError as exc:
+            raise _raising(exc) from exc
+
+
+def _producer_config_fields() -> Any:
+    from kafkawire.client.producer_config import ProducerConfig
+
+    return ProducerConfig
+
+
+def _message(record: Any) -> Message:
+    def plain(data: Any) -> Any:
+        return bytes(data) if isinstance(data, memoryview) else data
+
+    ts_type = record.timestamp_type
+    return Message(
+        record.topic,
+        record.partition,
+        record.offset,
+        plain(record.key),
+        plain(record.value),
+        [(k, plain(v)) for k, v in record.headers] if record.headers else None,
+        timestamp=record.timestamp if ts_type >= 0 else None,
+        timestamp_type=TIMESTAMP_LOG_APPEND_TIME if ts_type == 1 else TIMESTAMP_CREATE_TIME,
+        leader_epoch=record.leader_epoch,
+    )
+
+
+def _seconds(timeout: float | None) -> float | None:
+    """confluent-kafka's timeouts: None or negative wait as long as it takes."""
+    return None if timeout is None or timeout < 0 else timeout
+
+
+class Consumer(consumer_faces.Consumer):
+    """confluent-kafka's ``Consumer(config)``: ``poll`` gives one Message or None."""
+
+    def __init__(self, config: Mapping[str, Any] | None = None, /, **kwargs: Any) -> None:
+        try:
+            super().__init__(config=_config(config, kwargs))
+        except KafkawireError as exc:
+            raise _raising(exc) from exc
+
+    def subscribe(  # type: ignore[override]
+        self,
+        topics: Any,
+        on_assign: Callable | None = None,
+        on_revoke: Callable | None = None,
+        on_lost: Callable | None = None,
+    ) -> None:
+        """Join the group for ``topics``; the callbacks get (consumer, [TopicPartition])."""
+
+        def given(callback: Callable | None) -> Callable | None:
+            if callback is None:
+                return None
+            if not callable(callback):
+                raise TypeError(f"{callback!r} is not a callable (consumer, partitions)")
+
+            def call(partitions: list) -> None:
+                callback(self, [_ck(p) for p in partitions])
+
+            return call
+
+        super().subscribe(
+            topics, on_assign=given(on_assign), on_revoke=given(on_revoke), on_lost=given(on_lost)
+        )
+
+    def poll(self, timeout: float | None = None) -> Message | None:  # type: ignore[override]
+        """The next message, or None when none came within ``timeout`` seconds (None or
+        negative: as long as it takes); an error comes as a Message whose ``error()`` is
+        set."""
+        got = self.consume(1, -1 if timeout is None else timeout)
+        return got[0] if got else None
+
+    def consume(self, num_messages: int = 1, timeout: float | None = -1) -> list[Message]:
+        """Up to ``num_messages`` messages, those that have arrived within ``timeout``."""
+        if num_messages < 1:
+            raise ValueError("num_messages must be at least 1")
+        try:
+            records = super().poll(_seconds(timeout), num_messages)
+        except KafkawireError as exc:
+            if isinstance(exc, ConfigError):
+                raise _raising(exc) from exc
+            return [Message(error=KafkaError._of(exc))]
+        return [_message(r) for r in records]
+
+    def assign(self, partitions: Iterable[Any]) -> None:  # type: ignore[override]
+        """Read these TopicPartitions; an offset given (or OFFSET_BEGINNING / OFFSET_END) is
+        where reading starts."""
+        partitions = list(partitions)
+        super().assign([_tp(p) for p in partitions])
+        for p in partitions:
+            offset = getattr(p, "offset", OFFSET_INVALID)
+            if offset >= 0:
+                super().seek(_tp(p), offset)
+            elif offset == OFFSET_BEGINNING:
+                super().seek_to_beginning([_tp(p)])
+            elif offset == OFFSET_END:
+                super().seek_to_end([_tp(p)])
+
+    def assignment(self) -> list[TopicPartition]:  # type: ignore[override]
+        return [_ck(p) for p in super().assignment()]
+
+    def seek(self, partition: Any, offset: int | None = None) -> None:  # type: ignore[override]
+        """confluent-kafka's ``seek(TopicPartition with its offset)``."""
+        offset = partition.offset if offset is None else offset
+        if offset == OFFSET_BEGINNING:
+            super().seek_to_beginning([_tp(partition)])
+        elif offset == OFFSET_END:
+            super().seek_to_end([_tp(partition)])
+        else:
+            super().seek(_tp(partition), offset)
+
+    def pause(self, partitions: Iterable[Any]) -> None:
+        super().pause([_tp(p) for p in partitions])
+
+    def resume(self, partitions: Iterable[Any]) -> None:
+        super().resume([_tp(p) for p in partitions])
+
+    def commit(  # type: ignore[override]
+        self,
+        message: Message | None = None,
+        offsets: Iterable[TopicPartition] | None = None,
+        asynchronous: bool = True,
+    ) -> list[TopicPartition] | None:
+        """Commit the offset after ``message``, or ``offsets`` (TopicPartitions), or the
+        positions; ``asynchronous=False`` waits and returns the TopicPartitions committed."""
+        if message is not None and offsets is not None:
+            raise ValueError("give message or offsets, not both")
+        given: dict[_TP, int] | None = None
+        if message is not None:
+            given = {_TP(message.topic(), message.partition()): message.offset() + 1}
+        elif offsets is not None:
+            given = _offsets(offsets)
+        try:
+            super().commit(given, asynchronous=asynchronous)
+        except KafkawireError as exc:
+            raise _raising(exc) from exc
+        if asynchronous:
+            return None
+        if given is None:
+            return None
+        return [_ck(tp, offset) for tp, offset in given.items()]
+
+    def committed(  # type: ignore[override]
+        self, partitions: Iterable[Any], timeout: float | None = None
+    ) -> list[TopicPartition]:
+        """The TopicPartitions with the group's committed offsets (OFFSET_INVALID: none)."""
+        try:
+            got = super().committed([_tp(p) for p in partitions], _seconds(timeout))
+        except KafkawireError as exc:
+            raise _raising(exc) from exc
+        return [_ck(tp, OFFSET_INVALID if om is None else om.offset) for tp, om in got.items()]
+
+    def position(self, partitions: Iterable[Any]) -> list[TopicPartition]:  # type: ignore[override]
+        """The TopicPartitions with the offset of the next message poll gives."""
+        return [_ck(_tp(p), super(Consumer, self).position(_tp(p))) for p in partitions]
+
+    def get_watermark_offsets(  # type: ignore[override]
+        self, partition: Any, timeout: float | None = None, cached: bool = False
+    ) -> tuple[int, int]:
+        try:
+            return tuple(super().get_watermark_offsets(_tp(partition), _seconds(timeout), cached))
+        except KafkawireError as exc:
+            raise _raising(exc) from exc
+
+    def store_offsets(  # type: ignore[override]
+        self, message: Message | None = None, offsets: Iterable[TopicPartition] | None = None
+    ) -> None:
+        if message is not None:
+            super().store_offsets(
+                None, {_TP(message.topic(), message.partition()): message.offset() + 1}
+            )
+        if offsets is not None:
+            super().store_offsets(None, _offsets(offsets))
+
+    def close(self) -> None:  # type: ignore[override]
+        """Commit (with enable.auto.commit), leave the group, disconnect."""
+        try:
+            super().close()
+        except KafkawireError as exc:
+            raise _raising(exc) from exc
