@@ -10,30 +10,34 @@ shared it, which the flows' retries then send again.
 from __future__ import annotations
 
 import asyncio
-import socket
 import ssl
 
 from kafkawire.errors import KafkawireError
 
+from .config import ClientConfig
 from .core import ClientCore, ConnectionKey
 from .errors import BrokerConnectionError, ClientError, RequestTimeoutError
 from .flow import Call, Flow, Sleep, Start, Wait, calls_of, resume, unreachable
+from .logs import apply_debug, client_logger
 from .sasl import sasl_authenticator
 from .session import BrokerSession, Completion
+from .sync_transport import _FAMILIES, ReconnectBackoff, set_options
 from .tls import handshake_failure, handshake_timeout, ssl_context
 
 
 class _Protocol(asyncio.BufferedProtocol):
-    def __init__(self, session: BrokerSession) -> None:
+    def __init__(self, session: BrokerSession, config: ClientConfig, log) -> None:
         self.session = session
+        self.config = config
+        self.log = log
         self.transport: asyncio.Transport | None = None
         self.gone = asyncio.get_running_loop().create_future()  # set by connection_lost
 
     def connection_made(self, transport) -> None:
         self.transport = transport
         sock = transport.get_extra_info("socket")
-        if sock is not None:
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if sock is not None:  # asyncio's TransportSocket forwards setsockopt
+            set_options(sock, self.config)
         self.flush()
 
     def flush(self) -> None:
@@ -55,6 +59,7 @@ class _Protocol(asyncio.BufferedProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         reason = None if exc is None else f"broke the connection: {exc}"
+        self.log.debug("disconnected from %s%s", self.session.address, f": {exc}" if exc else "")
         _resolve(self.session.connection_lost(reason))
         if not self.gone.done():
             self.gone.set_result(None)
@@ -87,6 +92,11 @@ class AsyncTransport:
         self._connecting: dict[ConnectionKey, asyncio.Future] = {}
         self._tls = ssl_context(core.config)
         self._sasl = sasl_authenticator(core.config)
+        apply_debug(core.config.debug)
+        self._log = client_logger(core.config, "broker")
+        self._backoff = ReconnectBackoff(
+            core.config.reconnect_backoff, core.config.reconnect_backoff_max
+        )
         self._token_lock = asyncio.Lock()  # one token fetch at a time
         self._woken = False
         self._waking: asyncio.Future | None = None  # ends the current Wait (wake)
@@ -155,7 +165,7 @@ class AsyncTransport:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + call.timeout
         try:
-            conn = await self._connection(call.node)
+            conn = await self._connection(call.node, deadline)
         except ClientError as exc:
             return exc
         future = loop.create_future()
@@ -172,19 +182,34 @@ class AsyncTransport:
         except KafkawireError as exc:  # lost connection, broker error, bad answer: the flow's
             return exc
 
-    async def _connection(self, node: int | None) -> _Protocol:
-        route = self._core.route(node)
-        for key, _ in route:  # an open connection first
-            conn = self._connections.get(key)
-            if conn is not None and not conn.session.closed:
-                return conn
-        errors = []
-        for key, (host, port) in route:
-            try:
-                return await self._connect(key, host, port)
-            except BrokerConnectionError as exc:
-                errors.append(str(exc))
-        raise unreachable(node, errors)
+    async def _connection(self, node: int | None, deadline: float) -> _Protocol:
+        """A connection to ``node``; when every address of its route is backing off from a
+        failed connect, the call waits for the soonest if that comes before ``deadline``, and
+        fails at once when not."""
+        loop = asyncio.get_running_loop()
+        while True:
+            route = self._core.route(node)
+            for key, _ in route:  # an open connection first
+                conn = self._connections.get(key)
+                if conn is not None and not conn.session.closed:
+                    return conn
+            errors, waiting = [], []
+            for key, (host, port) in route:
+                if key not in self._connecting and self._backoff.left((host, port)) > 0:
+                    waiting.append((host, port))
+                    continue
+                try:
+                    return await self._connect(key, host, port)
+                except BrokerConnectionError as exc:
+                    errors.append(str(exc))
+            if not waiting:
+                raise unreachable(node, errors)
+            wait = min(self._backoff.left(a) for a in waiting)
+            if errors or loop.time() + wait >= deadline:
+                left = deadline - loop.time()
+                refusals = [self._backoff.refusal(a, left) for a in waiting]
+                raise unreachable(node, errors + refusals)
+            await asyncio.sleep(wait)
 
     async def _connect(self, key: ConnectionKey, host: str, port: int) -> _Protocol:
         pending = self._connecting.get(key)
@@ -195,11 +220,16 @@ class AsyncTransport:
         try:
             conn = await self._open(host, port)
         except BaseException as exc:
+            if isinstance(exc, BrokerConnectionError):
+                wait = self._backoff.failed((host, port), str(exc))
+                self._log.debug("%s (next try in %.3g s)", exc, wait)
             attempt.set_exception(exc)
             attempt.exception()  # retrieved here: no "never retrieved" warning
             raise
         finally:
             del self._connecting[key]
+        self._backoff.connected((host, port))
+        self._log.debug("connected to %s:%s", host, port)
         old = self._connections.get(key)
         if old is not None:
             old.close()
@@ -218,9 +248,12 @@ class AsyncTransport:
         )
         loop = asyncio.get_running_loop()
         tls = {} if self._tls is None else {"ssl": self._tls, "server_hostname": host}
+        family = _FAMILIES[config.broker_address_family]
         try:
             _, protocol = await asyncio.wait_for(
-                loop.create_connection(lambda: _Protocol(session), host, port, **tls),
+                loop.create_connection(
+                    lambda: _Protocol(session, config, self._log), host, port, family=family, **tls
+                ),
                 config.connect_timeout,
             )
         except asyncio.TimeoutError:

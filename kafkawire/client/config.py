@@ -469,8 +469,24 @@ IGNORED: dict[str, tuple[tuple[str, ...] | None, str]] = {
     "auto.include.jmx.reporter": (None, _JVM + " (JMX metrics)"),
 }
 
+_BROKER_SIDE = "a setting for validating tokens, which brokers do (the client sends its token)"
+for _name in (
+    "sasl.oauthbearer.jwks.endpoint.url",
+    "sasl.oauthbearer.jwks.endpoint.refresh.ms",
+    "sasl.oauthbearer.jwks.endpoint.retry.backoff.ms",
+    "sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms",
+    "sasl.oauthbearer.clock.skew.seconds",
+    "sasl.oauthbearer.expected.audience",
+    "sasl.oauthbearer.expected.issuer",
+):
+    IGNORED[_name] = (None, _BROKER_SIDE)
+
 # properties refused whatever their value: name -> why (what to do instead)
 REFUSED: dict[str, str] = {
+    "default_topic_conf": "a librdkafka C API setting: give topic properties at the top level "
+    "(confluent-kafka's default.topic.config mapping is read too)",
+    "sasl.oauthbearer.jwt.retriever.class": _JVM + ": pass oauth_cb= for a token source",
+    "sasl.oauthbearer.jwt.validator.class": _JVM,
     "topic.blacklist": "topics are not hidden from metadata here; subscribe to the ones wanted",
     "log_cb": "pass logger=, a logging.Logger (confluent-kafka's setting)",
     "background_event_cb": "a librdkafka C API callback",
@@ -891,9 +907,13 @@ def _likeness(name: str, known: str) -> float:
 def _suggest(name: str, known) -> str:
     """`` (did you mean 'x'?)`` for the known name most like ``name`` by its dotted (or
     snake-case) words, when one is alike enough; else ""."""
-    best, score = None, 0.7
+    best, score = None, (0.7, 0.0)
     for candidate in sorted(set(known)):
-        likeness = _likeness(name, candidate)
-        if likeness > score:
+        # ties (the same words in another order) go to the most alike whole name
+        likeness = (
+            _likeness(name, candidate),
+            difflib.SequenceMatcher(None, name, candidate).ratio(),
+        )
+        if likeness[0] > 0.7 and likeness > score:
             best, score = candidate, likeness
     return f" (did you mean {best!r}?)" if best else ""

@@ -10,20 +10,118 @@ be taken for the next request's).
 from __future__ import annotations
 
 import contextlib
+import random
 import selectors
 import socket
 import ssl
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from .config import ClientConfig
 from .core import ClientCore, ConnectionKey
 from .errors import BrokerConnectionError, ClientError, RequestTimeoutError
 from .flow import Call, Flow, Sleep, Start, Wait, calls_of, resume, unreachable
+from .logs import apply_debug, client_logger
 from .sasl import sasl_authenticator
 from .session import BrokerSession, Completion
 from .tls import handshake_failure, handshake_timeout, ssl_context
 
 _WOULD_BLOCK = (BlockingIOError, InterruptedError, ssl.SSLWantReadError, ssl.SSLWantWriteError)
+_FAMILIES = {"any": socket.AF_UNSPEC, "v4": socket.AF_INET, "v6": socket.AF_INET6}
+
+
+class ReconnectBackoff:
+    """reconnect.backoff.ms / reconnect.backoff.max.ms, for both transports, without IO: an
+    address whose connect failed is not dialled again before its backoff has passed. The
+    backoff starts at ``first``, doubles with each failure in a row up to ``most``, and each
+    wait is jittered -25%..+50% (librdkafka's rule), never above ``most``; a connect that
+    works clears it. ``first`` 0: no backoff."""
+
+    def __init__(
+        self,
+        first: float,
+        most: float,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        jitter: Callable[[], float] = random.random,
+    ) -> None:
+        self.first, self.most = first, max(first, most)
+        self._clock, self._jitter = clock, jitter
+        self._until: dict[tuple[str, int], float] = {}  # no dialling before this
+        self._step: dict[tuple[str, int], float] = {}  # the next failure's backoff
+        self._why: dict[tuple[str, int], str] = {}
+
+    def left(self, address: tuple[str, int]) -> float:
+        """Seconds before ``address`` may be dialled (0: now)."""
+        until = self._until.get(address)
+        return 0.0 if until is None else max(0.0, until - self._clock())
+
+    def failed(self, address: tuple[str, int], why: str) -> float:
+        """A connect to ``address`` failed (``why``): its wait before the next, in seconds."""
+        if self.first <= 0:
+            return 0.0
+        step = self._step.get(address, self.first)
+        wait = min(step * (0.75 + 0.75 * self._jitter()), self.most)
+        self._until[address] = self._clock() + wait
+        self._step[address] = min(step * 2, self.most)
+        self._why[address] = why
+        return wait
+
+    def connected(self, address: tuple[str, int]) -> None:
+        self._until.pop(address, None)
+        self._step.pop(address, None)
+        self._why.pop(address, None)
+
+    def refusal(self, address: tuple[str, int], time_left: float | None = None) -> str:
+        """Why a call is not dialling ``address`` now (for its error)."""
+        host, port = address
+        text = (
+            f"{host}:{port} is not dialled again for {self.left(address):.3g} s "
+            f"(reconnect.backoff.ms) after: {self._why.get(address, 'a failed connect')}"
+        )
+        if time_left is not None:
+            text += f"; the call had {max(time_left, 0.0):.3g} s left"
+        return text
+
+
+def dial(host: str, port: int, config: ClientConfig) -> socket.socket:
+    """A connected TCP socket to ``host:port`` with the configured options, trying each of its
+    addresses (of broker.address.family) in turn, each within the connect timeout."""
+    family = _FAMILIES[config.broker_address_family]
+    error: OSError | None = None
+    for af, kind, proto, _, address in socket.getaddrinfo(host, port, family, socket.SOCK_STREAM):
+        sock = socket.socket(af, kind, proto)
+        try:
+            set_options(sock, config)
+            sock.settimeout(config.connect_timeout)
+            sock.connect(address)
+            return sock
+        except OSError as exc:
+            error = exc
+            sock.close()
+    raise error if error is not None else OSError(f"no address of {host} to connect to")
+
+
+def set_options(sock: socket.socket, config: ClientConfig) -> None:
+    """socket.keepalive.enable, socket.nagle.disable and the buffer sizes, on ``sock``."""
+    if config.socket_nagle_disable:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    if config.socket_keepalive:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    if config.socket_send_buffer:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, config.socket_send_buffer)
+    if config.socket_receive_buffer:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, config.socket_receive_buffer)
+
+
+class _Later(Exception):
+    """Every address of a call's route is backing off: the soonest may be dialled at ``at``."""
+
+    def __init__(self, at: float, refusals: list[str]) -> None:
+        super().__init__(at)
+        self.at = at
+        self.refusals = refusals
 
 
 @dataclass(eq=False)
@@ -48,6 +146,13 @@ class SyncTransport:
         self._timeouts: dict[int, float] = {}
         self._tls = ssl_context(core.config)
         self._sasl = sasl_authenticator(core.config)
+        apply_debug(core.config.debug)
+        self._log = client_logger(core.config, "broker")
+        self._backoff = ReconnectBackoff(
+            core.config.reconnect_backoff, core.config.reconnect_backoff_max
+        )
+        # calls waiting for a reconnect backoff to pass: token -> (dial at, call)
+        self._deferred: dict[int, tuple[float, Call]] = {}
         # wake(): another thread ends a Wait early through this pair (a producer's caller)
         self._wake_in, self._wake_out = socket.socketpair()
         self._wake_in.setblocking(False)
@@ -117,6 +222,7 @@ class SyncTransport:
             self._deadlines.pop(t, None)
             self._owners.pop(t, None)
             self._timeouts.pop(t, None)
+            self._deferred.pop(t, None)
 
     def _start(self, call: Call) -> int:
         token = self._next_token = self._next_token + 1
@@ -128,15 +234,29 @@ class SyncTransport:
             except ClientError as exc:
                 self._results[token] = exc
                 return token
+        self._send(token, call)
+        return token
+
+    def _send(self, token: int, call: Call) -> None:
+        """Send ``call`` as ``token`` on its broker's connection, made if need be; if the
+        broker is backing off from a failed connect, the call waits for it when that ends
+        within the call's deadline, and fails at once when not."""
         try:
             conn = self._connection(call.node)
+        except _Later as later:
+            if later.at < self._deadlines[token]:
+                self._deferred[token] = (later.at, call)
+            else:
+                left = self._deadlines[token] - time.monotonic()
+                errors = [f"{r}; the call had {max(left, 0.0):.3g} s left" for r in later.refusals]
+                self._results[token] = unreachable(call.node, errors)
+            return
         except ClientError as exc:
             self._results[token] = exc
-            return token
+            return
         self._owners[token] = conn
         self._complete(conn.session.send(call.request, token, newest=call.newest))
         self._want_write(conn)
-        return token
 
     def _wait(self, tokens: list[int], until: float | None, *, every: bool) -> None:
         """Run the sockets until every call of ``tokens`` (``every``) or one of them has
@@ -147,6 +267,16 @@ class SyncTransport:
                 return
             now = time.monotonic()
             for token in waiting:
+                deferred = self._deferred.get(token)
+                if deferred is not None and now >= deferred[0]:
+                    del self._deferred[token]
+                    self._send(token, deferred[1])
+            waiting = [t for t in tokens if self._waiting(t)]
+            if self._done_waiting(tokens, waiting, every):
+                return
+            for token in waiting:
+                if token in self._deferred:
+                    continue  # dialled before its deadline (or failed at once)
                 if now >= self._deadlines[token]:
                     conn = self._owners[token]
                     what = "no answer from" if token not in self._results else "could not send to"
@@ -159,7 +289,9 @@ class SyncTransport:
             waiting = [t for t in tokens if self._waiting(t)]
             if self._done_waiting(tokens, waiting, every):
                 return
-            ends = [self._deadlines[t] for t in waiting]
+            ends = [
+                self._deferred[t][0] if t in self._deferred else self._deadlines[t] for t in waiting
+            ]
             if until is not None:
                 ends.append(until)
             if until is not None and now >= until:
@@ -205,13 +337,21 @@ class SyncTransport:
             conn = self._connections.get(key)
             if conn is not None and not conn.session.closed:
                 return conn
-        errors = []
+        errors, refusals, soonest = [], [], None
         for key, (host, port) in route:
+            left = self._backoff.left((host, port))
+            if left > 0:
+                refusals.append(self._backoff.refusal((host, port)))
+                at = time.monotonic() + left
+                soonest = at if soonest is None else min(soonest, at)
+                continue
             try:
                 return self._connect(key, host, port)
             except BrokerConnectionError as exc:
                 errors.append(str(exc))
-        raise unreachable(node, errors)
+        if soonest is not None and not errors:
+            raise _Later(soonest, refusals)
+        raise unreachable(node, errors + refusals)
 
     def _connect(self, key: ConnectionKey, host: str, port: int) -> _Connection:
         config = self._core.config
@@ -220,10 +360,13 @@ class SyncTransport:
         if old is not None:
             self._drop(old)
         try:
-            sock = socket.create_connection((host, port), timeout=config.connect_timeout)
+            sock = dial(host, port, config)
         except OSError as exc:
+            wait = self._backoff.failed((host, port), str(exc))
+            self._log.debug("cannot connect to %s: %s (next try in %.3g s)", address, exc, wait)
             raise BrokerConnectionError(f"cannot connect to {address}: {exc}") from None
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self._backoff.connected((host, port))
+        self._log.debug("connected to %s", address)
         if self._tls is not None:
             sock = self._tls_handshake(sock, host, address)
         sock.setblocking(False)
@@ -322,6 +465,9 @@ class SyncTransport:
         self._complete(conn.session.connection_lost(lost) if lost else conn.session.close())
         if self._connections.get(conn.key) is conn:
             del self._connections[conn.key]
+            self._log.debug(
+                "disconnected from %s%s", conn.session.address, f": {lost}" if lost else ""
+            )
         with contextlib.suppress(KeyError, ValueError):
             self._selector.unregister(conn.sock)
         with contextlib.suppress(OSError):
