@@ -396,6 +396,8 @@ class Producer(producer_faces.Producer):
 
     def __init__(self, config: Mapping[str, Any] | None = None, /, **kwargs: Any) -> None:
         config = _config(config, kwargs)
+        # librdkafka's default: keyed messages land where confluent-kafka puts them
+        config.setdefault("partitioner", "consistent_random")
         on_delivery = None
         if "on_delivery" in config and not hasattr(_producer_config_fields(), "on_delivery"):
             on_delivery = config.pop("on_delivery")

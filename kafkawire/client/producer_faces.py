@@ -258,7 +258,8 @@ class _ProducerMethods:
                 error=err,
                 latency=latency,
             )
-        self._queue_report((report, err, msg))
+        only_errors = getattr(self._config, "delivery_report_only_error", False)
+        self._queue_report(None if only_errors and err is None else (report, err, msg))
 
     def _queue_report(self, item) -> None:
         raise NotImplementedError
@@ -327,8 +328,9 @@ class _ProducerMethods:
             key is None and self._config.partitioner.endswith("_random")
         ):
             return random.randrange(count)
-        hashed = zlib.crc32 if self._config.partitioner.startswith("consistent") else murmur2
-        return (hashed(b"" if key is None else key) & 0x7FFFFFFF) % count
+        if self._config.partitioner.startswith("consistent"):  # librdkafka's: the whole CRC32
+            return zlib.crc32(b"" if key is None else key) % count
+        return (murmur2(b"" if key is None else key) & 0x7FFFFFFF) % count
 
     def _encode(self, topic, count, values, keys, headers, timestamps, partitions):
         """Encode a send_batch's rows: (_Columns, [(tp, bytes, rows)]). No lock held."""
@@ -545,7 +547,8 @@ class Producer(_ProducerMethods):
 
     def _queue_report(self, item) -> None:
         with self._reported:
-            self._reports.append(item)
+            if item is not None:  # (None: delivery.report.only.error, and it was delivered)
+                self._reports.append(item)
             self._unreported -= 1
             self._reported.notify_all()
 
@@ -845,7 +848,8 @@ class AsyncProducer(_ProducerMethods):
             )
 
     def _queue_report(self, item) -> None:
-        self._reports.append(item)
+        if item is not None:
+            self._reports.append(item)
         self._unreported -= 1
         if self._report_event is not None:
             self._report_event.set()
