@@ -69,6 +69,7 @@ class ConsumerConfig:
     # stored for the consumer to act on (see docs/configuration.md):
     enable_partition_eof: bool = False  # poll reports reaching a partition's end, once each
     fetch_error_backoff: float = 0.5  # seconds before a partition whose fetch failed is asked
+    exclude_internal_topics: bool = True  # a pattern subscription skips __consumer_offsets &c.
 
 
 def _bool(value: Any) -> bool:
@@ -162,6 +163,7 @@ _PROPERTIES: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "auto.commit.enable": ("enable_auto_commit", _bool),  # librdkafka's legacy name
     "enable.partition.eof": ("enable_partition_eof", _bool),
     "fetch.error.backoff.ms": ("fetch_error_backoff", _seconds),
+    "exclude.internal.topics": ("exclude_internal_topics", _bool),
 }
 _DEFAULTS = {name: f.default for name, f in ConsumerConfig.__dataclass_fields__.items()}
 
@@ -175,7 +177,6 @@ IGNORED: dict[str, tuple[tuple[str, ...] | None, str]] = {
     "fetch.queue.backoff.ms": (None, _BUFFER),
     "offset.store.method": (("broker",), "offsets are committed to the group coordinator"),
     "consume.callback.max.messages": (None, "there is no consume callback"),
-    "exclude.internal.topics": (("true",), "pattern subscriptions never match internal topics"),
     "max.in.flight.requests.per.connection": (
         None,
         "the consumer has one fetch in flight a broker",

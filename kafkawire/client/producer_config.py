@@ -134,7 +134,7 @@ IGNORED: dict[str, tuple[tuple[str, ...] | None, str]] = {
     "batch.num.messages": (None, "a batch is bounded by batch.size (bytes) only"),
     "sticky.partitioning.linger.ms": (
         None,
-        "keyless records stay on one partition for each batch",
+        "keyless records stay on one partition until its batch is full or sent",
     ),
     "produce.offset.report": (None, "deprecated and unused in librdkafka too"),
     "queuing.strategy": (("fifo",), "records are sent in the order they are produced"),
