@@ -28,6 +28,7 @@ callbacks confluent-kafka takes in it but kafkawire does not (``error_cb``, ``st
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -195,7 +196,7 @@ class KafkaError:
     def __hash__(self) -> int:
         return hash(self._code)
 
-    def __repr__(self) -> str:
+    def __repr__(self) -> builtins.str:
         return f'KafkaError{{code={self.name()},val={self._code},str="{self.str()}"}}'
 
     __str__ = __repr__
@@ -260,8 +261,11 @@ class Message:
         self._value = value
         self._headers = headers
         self._error = error
-        ts = (TIMESTAMP_NOT_AVAILABLE, 0) if timestamp is None or timestamp < 0 else None
-        self._timestamp = ts or (timestamp_type, timestamp)
+        self._timestamp = (
+            (TIMESTAMP_NOT_AVAILABLE, 0)
+            if timestamp is None or timestamp < 0
+            else (timestamp_type, timestamp)
+        )
         self._latency = latency
         self._leader_epoch = leader_epoch
 
@@ -471,6 +475,14 @@ def _message(record: Any) -> Message:
     )
 
 
+def _after(message: Message) -> dict[_TP, int]:
+    """{its partition: the offset after it}, for commit and store_offsets."""
+    topic, partition, offset = message.topic(), message.partition(), message.offset()
+    if topic is None or partition is None or offset is None or offset < 0:
+        raise ValueError(f"{message!r} is not a consumed message: it has no offset to commit")
+    return {_TP(topic, partition): offset + 1}
+
+
 def _seconds(timeout: float | None) -> float | None:
     """confluent-kafka's timeouts: None or negative wait as long as it takes."""
     return None if timeout is None or timeout < 0 else timeout
@@ -573,7 +585,7 @@ class Consumer(consumer_faces.Consumer):
             raise ValueError("give message or offsets, not both")
         given: dict[_TP, int] | None = None
         if message is not None:
-            given = {_TP(message.topic(), message.partition()): message.offset() + 1}
+            given = _after(message)
         elif offsets is not None:
             given = _offsets(offsets)
         try:
@@ -604,7 +616,8 @@ class Consumer(consumer_faces.Consumer):
         self, partition: Any, timeout: float | None = None, cached: bool = False
     ) -> tuple[int, int]:
         try:
-            return tuple(super().get_watermark_offsets(_tp(partition), _seconds(timeout), cached))
+            low, high = super().get_watermark_offsets(_tp(partition), _seconds(timeout), cached)
+            return low, high
         except KafkawireError as exc:
             raise _raising(exc) from exc
 
@@ -612,9 +625,7 @@ class Consumer(consumer_faces.Consumer):
         self, message: Message | None = None, offsets: Iterable[TopicPartition] | None = None
     ) -> None:
         if message is not None:
-            super().store_offsets(
-                None, {_TP(message.topic(), message.partition()): message.offset() + 1}
-            )
+            super().store_offsets(None, _after(message))
         if offsets is not None:
             super().store_offsets(None, _offsets(offsets))
 

@@ -1,11 +1,16 @@
-from collections.abc import Generator, Iterable, Mapping, Sequence
+import datetime
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, NamedTuple
 
 import numpy as np
 import pyarrow as pa
 
+from kafkawire.confluent import KafkaError, Message
+from kafkawire.errors import EncodeError
+
 from ._accumulate import AsyncRecordFuture, RecordFuture
+from .errors import BufferFullError
 from .transactions import ConsumerGroupMetadata
 from .types import OffsetAndMetadata, RecordMetadata, TopicPartition
 
@@ -13,7 +18,13 @@ _Bytes = bytes | bytearray | memoryview
 _Value = _Bytes | str | None
 _Headers = Iterable[tuple[str, _Bytes | str | None]] | Mapping[str, _Bytes | str | None] | None
 _Offsets = Mapping[TopicPartition, int | OffsetAndMetadata]
-_Column = Any  # Arrow array, numpy 'S<n>' array, or a sequence of bytes | None
+_Column = Any  # Arrow array, numpy 'S<n>' array, or a sequence of bytes | str | None
+# ms since the epoch, seconds since the epoch (time.time()), a datetime (naive: local time)
+_Timestamp = int | float | datetime.datetime | None
+_OnDelivery = Callable[[KafkaError | None, Message], Any]
+
+class RecordTypeError(EncodeError, TypeError): ...
+class QueueFullError(BufferFullError, BufferError): ...
 
 class BatchMetadata(NamedTuple):
     topic: str
@@ -46,7 +57,7 @@ class Producer(_Common):
         key: _Value = None,
         headers: _Headers = None,
         partition: int | None = None,
-        timestamp: int | None = None,
+        timestamp: _Timestamp = None,
     ) -> RecordFuture: ...
     def send_batch(
         self,
@@ -59,6 +70,20 @@ class Producer(_Common):
         partitions: _Column | None = None,
     ) -> BatchFuture: ...
     def send_arrow(self, topic: str, table: pa.Table | pa.RecordBatch) -> BatchFuture: ...
+    def produce(
+        self,
+        topic: str,
+        value: _Value = None,
+        key: _Value = None,
+        partition: int = -1,
+        on_delivery: _OnDelivery | None = None,
+        callback: _OnDelivery | None = None,
+        timestamp: _Timestamp = 0,
+        headers: _Headers = None,
+    ) -> None: ...
+    def poll(self, timeout: float | None = 0) -> int: ...
+    def __len__(self) -> int: ...
+    def __bool__(self) -> bool: ...
     def partitions_for(self, topic: str) -> list[int]: ...
     def flush(self, timeout: float | None = None) -> int: ...
     def close(self, timeout: float | None = None) -> None: ...
@@ -89,7 +114,7 @@ class AsyncProducer(_Common):
         key: _Value = None,
         headers: _Headers = None,
         partition: int | None = None,
-        timestamp: int | None = None,
+        timestamp: _Timestamp = None,
     ) -> AsyncRecordFuture: ...
     async def send_and_wait(
         self,
@@ -99,7 +124,7 @@ class AsyncProducer(_Common):
         key: _Value = None,
         headers: _Headers = None,
         partition: int | None = None,
-        timestamp: int | None = None,
+        timestamp: _Timestamp = None,
     ) -> RecordMetadata: ...
     async def send_batch(
         self,
@@ -115,6 +140,20 @@ class AsyncProducer(_Common):
         self, topic: str, table: pa.Table | pa.RecordBatch
     ) -> AsyncBatchFuture: ...
     async def partitions_for(self, topic: str) -> list[int]: ...
+    async def produce(
+        self,
+        topic: str,
+        value: _Value = None,
+        key: _Value = None,
+        partition: int = -1,
+        on_delivery: _OnDelivery | None = None,
+        callback: _OnDelivery | None = None,
+        timestamp: _Timestamp = 0,
+        headers: _Headers = None,
+    ) -> None: ...
+    async def poll(self, timeout: float | None = 0) -> int: ...
+    def __len__(self) -> int: ...
+    def __bool__(self) -> bool: ...
     async def flush(self, timeout: float | None = None) -> int: ...
     async def close(self, timeout: float | None = None) -> None: ...
     async def __aenter__(self) -> AsyncProducer: ...

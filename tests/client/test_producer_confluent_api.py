@@ -184,18 +184,30 @@ def test_a_failed_delivery_reports_a_kafka_error(broker, admin):
 
 def test_config_on_delivery_is_the_default_callback(broker, admin):
     topic = new_topic(admin)
+    missing = f"missing-{uuid.uuid4().hex[:8]}"
     seen: list = []
-    producer = Producer(broker.bootstrap)
-    producer._on_delivery = lambda err, msg: seen.append(("config", msg.value()))
-    try:
+
+    def own(err, msg):
+        seen.append(("own", msg.value()))
+
+    def configured(err, msg):
+        seen.append(("config", msg.value(), err is None))
+
+    config = {"on_delivery": configured, "topic.metadata.propagation.max.ms": 1000}
+    with Producer(broker.bootstrap, config=config) as producer:
         producer.produce(topic, b"a")
-        producer.produce(
-            topic, b"b", on_delivery=lambda err, msg: seen.append(("own", msg.value()))
-        )
+        producer.produce(topic, b"b", on_delivery=own)
         assert producer.flush(20) == 0
-    finally:
-        producer.close()
-    assert seen == [("config", b"a"), ("own", b"b")]
+    assert seen == [("config", b"a", True), ("own", b"b")]
+    # delivery.report.only.error: the reports of records delivered are not run
+    seen.clear()
+    config["delivery.report.only.error"] = True
+    with Producer(broker.bootstrap, config=config) as producer:
+        producer.produce(topic, b"c")
+        producer.produce(missing, b"d")
+        assert producer.flush(20) == 0
+        assert producer.poll(0) == 0
+    assert seen == [("config", b"d", False)]
 
 
 def test_send_futures_keep_their_callbacks_on_the_sender_thread(broker, admin):
@@ -251,14 +263,14 @@ KINDS = [
 ]
 
 
-def test_send_takes_every_bytes_kind_and_str_for_values_and_keys(broker, admin, face):
-    topic = new_topic(admin)
-    with make_producer(face, broker.bootstrap) as producer:
+def test_send_takes_every_bytes_kind_and_str_for_values_and_keys(cluster, face):
+    topic = cluster.create_topic(f"ck-{uuid.uuid4().hex[:10]}")
+    with make_producer(face, cluster.bootstrap) as producer:
         futures = [producer.send(topic, given, key=given, partition=0) for given, _ in KINDS]
         futures += [producer.send(topic, given, key=given) for given, _ in KINDS]
         assert producer.flush(20) == 0
         [f.result(10) for f in futures]
-    stored = read_back(broker.bootstrap, topic, 2 * len(KINDS))
+    stored = read_back(cluster.bootstrap, topic, 2 * len(KINDS))
     expected = [want for _, want in KINDS] * 2
     assert [(key, value) for _, _, key, value, _, _ in stored] == list(
         zip(expected, expected, strict=True)
