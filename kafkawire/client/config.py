@@ -718,7 +718,8 @@ def _take(collected: Collected, name: str, value: Any, keyword: str | None) -> N
         for field_name, setting in jaas.items():
             collected.put(field_name, setting, keyword or name, keyword is not None)
         if mechanism is not None and "sasl_mechanism" not in collected.values:
-            collected.put("sasl_mechanism", mechanism, keyword or name, keyword is not None)
+            # implied by the login module, not given: sasl.mechanism or a keyword may differ
+            collected.values["sasl_mechanism"] = mechanism
     elif not check_unused("client", name, value, IGNORED, REFUSED):
         read_property(collected, _PROPERTIES, _DEFAULTS, name, value, keyword)
 
