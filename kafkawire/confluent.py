@@ -18,7 +18,10 @@ timeout)``, ``commit(message=..., offsets=..., asynchronous=...)``, ``assign``, 
 
 These are thin wrappers: the work is kafkawire's ``Producer`` and ``Consumer`` (which this
 module's classes are, so their other methods are there too, with kafkawire's shapes). The
-differences from confluent-kafka worth knowing: a consumer's poll turns kafkawire's errors
+differences from confluent-kafka worth knowing: the producer's partitioner defaults to
+librdkafka's (consistent_random, CRC32 of the key), so keyed messages go to the partitions
+confluent-kafka chooses (kafkawire.Producer's own default is Java's murmur2_random, the one
+its compiled send path takes); a consumer's poll turns kafkawire's errors
 into a Message whose ``error()`` is set (as librdkafka's events are), and ``consume`` returns
 what has arrived rather than waiting for ``num_messages``; the configuration takes kafkawire's
 properties (librdkafka's and Java's names, ``docs/producer.md``, ``docs/consumer.md``), and

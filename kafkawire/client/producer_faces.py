@@ -79,7 +79,8 @@ def _bytes_field(name: str, data: Any) -> Any:
         return data.encode()
     if isinstance(data, bytearray | memoryview):
         return data
-    if not isinstance(data, bool | int | float):  # (numbers never are buffers)
+    # numbers are not values, though numpy's scalars export buffers
+    if not isinstance(data, bool | int | float | np.number | np.bool_):
         try:
             memoryview(data).release()  # any other buffer (array.array, numpy arrays, ...)
             return data
@@ -91,9 +92,9 @@ def _bytes_field(name: str, data: Any) -> Any:
 def _bytes_column(name: str, column: Any) -> Any:
     """A send_batch column given as a Python sequence, each row as ``_bytes_field`` makes it
     (other columns, Arrow or numpy, go to build_batches as they are)."""
+    if isinstance(column, np.ndarray) and column.dtype.kind in "OU":  # objects, str
+        column = column.tolist()
     if not isinstance(column, list | tuple):
-        if isinstance(column, np.ndarray) and column.dtype.kind == "U":
-            return [None if s is None else s.encode() for s in column.tolist()]
         return column
     if all(v is None or type(v) is bytes for v in column):
         return column

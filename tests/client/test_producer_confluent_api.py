@@ -12,6 +12,7 @@ import datetime
 import threading
 import uuid
 
+import numpy as np
 import pytest
 
 from kafkawire.client import Client, DeliveryTimeoutError, Producer, RecordTooLargeError
@@ -284,11 +285,12 @@ def test_produce_and_send_batch_take_the_same_kinds(broker, admin, face):
         md = md.result(20)
         assert md.offsets.tolist() == [0, 1, 2, 3]
         producer.send_batch(topic, (bytearray(b"d"), memoryview(b"e"))).result(20)
+        producer.send_batch(topic, np.array(["f", "g"])).result(20)  # numpy's str
     with Producer(broker.bootstrap) as producer:
         for given, _ in KINDS:
             producer.produce(topic, given, given)
         assert producer.flush(20) == 0
-    stored = read_back(broker.bootstrap, topic, 6 + len(KINDS))
+    stored = read_back(broker.bootstrap, topic, 8 + len(KINDS))
     assert [(k, v) for _, _, k, v, _, _ in stored] == [
         (b"k", b"a"),
         (None, b"b"),
@@ -296,6 +298,8 @@ def test_produce_and_send_batch_take_the_same_kinds(broker, admin, face):
         (b"k", b"c"),
         (None, b"d"),
         (None, b"e"),
+        (None, b"f"),
+        (None, b"g"),
         *[(want, want) for _, want in KINDS],
     ]
 
@@ -313,6 +317,8 @@ def test_a_wrong_kind_is_a_type_error_that_names_the_field(broker, admin, face):
             assert isinstance(info.value, EncodeError)  # what the builder raised before
         with pytest.raises(TypeError, match=r"key must be .*bytes-like.*str.*not float"):
             producer.send(topic, b"v", key=3.5)
+        with pytest.raises(TypeError, match=r"value must be .*not int64"):
+            producer.send(topic, np.int64(5))  # a buffer, but a number
         with pytest.raises(TypeError, match=r"keys\[1\]: key must be .*not dict"):
             producer.send_batch(topic, [b"a", b"b"], keys=[b"k", {}])
         with pytest.raises(TypeError, match=r"timestamp is a bool"):
