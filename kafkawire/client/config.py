@@ -833,6 +833,9 @@ def client_config(
     collected = Collected("client")
     for name, value in (config or {}).items():
         if not is_client_property(name):
+            if _elsewhere(name) is not None:  # a shared dict: librdkafka takes it too
+                log_ignored(name, f"a {_elsewhere(name)} property, which this client does not use")
+                continue
             raise ConfigError(f"unknown client property {name!r}{_suggest(name, client_names())}")
         _take(collected, name, value, None)
     for name, value in kwargs.items():
@@ -840,6 +843,9 @@ def client_config(
             _take(collected, _KEYWORDS[name], value, name)
             continue
         if name not in _FIELDS or name == "bootstrap_servers":
+            if _elsewhere(name) is not None:
+                log_ignored(name, f"a {_elsewhere(name)} setting, which this client does not use")
+                continue
             raise ConfigError(f"unknown client setting {name!r}{_suggest(name, client_keywords())}")
         if name in _KEYWORD_CHECKS and value is not None:
             value = _convert(f"client setting {name!r}", _KEYWORD_CHECKS[name], value)
@@ -856,6 +862,17 @@ def client_config(
         # librdkafka's rule: the max is at least the first backoff
         settings = replace(settings, reconnect_backoff_max=settings.reconnect_backoff)
     return settings
+
+
+def _elsewhere(name: str) -> str | None:
+    """ "consumer" or "producer" when ``name`` is a property or keyword of only that."""
+    from . import consumer_config, producer_config
+
+    if consumer_config.consumer_property(name) or consumer_config.consumer_keyword(name):
+        return "consumer"
+    if producer_config.producer_property(name) or producer_config.producer_keyword(name):
+        return "producer"
+    return None
 
 
 def _convert(what: str, convert: Callable[[Any], Any], value: Any) -> Any:

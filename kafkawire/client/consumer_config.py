@@ -227,7 +227,7 @@ def consumer_config(
     :raises ConfigError: an unknown name (the closest known one suggested), a bad value, or
         a keyword that sets what a property or another keyword already set, to another value.
     """
-    from .producer_config import producer_property
+    from .producer_config import producer_keyword, producer_property
 
     collected = Collected("consumer")
     client: dict[str, Any] = {}
@@ -256,6 +256,8 @@ def consumer_config(
             collected.put(name, value, name, True)
         elif is_client_keyword(name):
             keywords[name] = value
+        elif producer_keyword(name):
+            log_ignored(name, "a producer setting, which a consumer does not use")
         else:
             known = [*fields, *_KEYWORDS]
             raise ConfigError(f"unknown consumer setting {name!r}{suggest(name, known)}")
@@ -265,6 +267,11 @@ def consumer_config(
         raise ConfigError("group.instance.id needs a group.id")
     _check_group_protocol(parsed, consumer)
     return client_config(bootstrap_servers, client, **keywords), parsed
+
+
+def consumer_keyword(name: str) -> bool:
+    """Whether ``name`` is a consumer's own keyword (for a Client given a shared set)."""
+    return name in _KEYWORDS or name in ConsumerConfig.__dataclass_fields__
 
 
 def consumer_property(name: str) -> bool:

@@ -163,6 +163,11 @@ REFUSED: dict[str, str] = {
 _KEYWORDS = keyword_table(_PROPERTIES, IGNORED, REFUSED)
 
 
+def producer_keyword(name: str) -> bool:
+    """Whether ``name`` is a producer's own keyword (for a Client given a shared set)."""
+    return name in _KEYWORDS or name in ProducerConfig.__dataclass_fields__
+
+
 def producer_property(name: str) -> bool:
     """Whether ``name`` is a producer's own property (for the consumer's split)."""
     return name in _PROPERTIES or name in IGNORED or name in REFUSED
@@ -184,7 +189,7 @@ def producer_config(
     :raises ConfigError: an unknown name (the closest known one suggested), a bad value, or
         a keyword that sets what a property or another keyword already set, to another value.
     """
-    from .consumer_config import consumer_property
+    from .consumer_config import consumer_keyword, consumer_property
 
     collected = Collected("producer")
     client: dict[str, Any] = {}
@@ -211,6 +216,8 @@ def producer_config(
             collected.put(name, value, name, True)
         elif is_client_keyword(name):
             keywords[name] = value
+        elif consumer_keyword(name):
+            log_ignored(name, "a consumer setting, which a producer does not use")
         else:
             known = [*fields, *_KEYWORDS]
             raise ConfigError(f"unknown producer setting {name!r}{suggest(name, known)}")

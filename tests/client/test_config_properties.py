@@ -500,6 +500,31 @@ def test_a_consumer_ignores_producer_properties_and_back(caplog):
     assert consumer.group_id == "g"
 
 
+def test_a_shared_dict_or_keyword_set_configures_every_class(caplog):
+    caplog.set_level(logging.INFO, logger="kafkawire.config")
+    shared = {"bootstrap.servers": "h:1", "group.id": "g", "linger.ms": 5, "acks": "all"}
+    client = client_config(None, shared, max_poll_records=3, linger_ms=5)
+    assert client.bootstrap_servers == (("h", 1),)
+    _, consumer = consumer_config(None, shared, linger_ms=5)
+    _, producer = producer_config(None, shared, max_poll_records=3)
+    assert consumer.group_id == "g" and producer.linger == 0.005
+    lines = " ".join(r.getMessage() for r in caplog.records)
+    assert "'max_poll_records' is ignored: a consumer setting" in lines
+    assert "'linger_ms' is ignored: a producer setting" in lines
+    with pytest.raises(ConfigError, match="unknown client setting 'lingr_ms'"):
+        client_config("h:1", lingr_ms=5)
+
+
+def test_a_jaas_module_implies_a_mechanism_a_keyword_may_override():
+    jaas = (
+        "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required "
+        'clientId="c" clientSecret="s";'
+    )
+    assert client_config("h:1", {"sasl.jaas.config": jaas}).sasl_mechanism == "OAUTHBEARER"
+    given = client_config("h:1", {"sasl.jaas.config": jaas}, sasl_mechanism="PLAIN")
+    assert given.sasl_mechanism == "PLAIN"
+
+
 def test_default_topic_config_is_spread_out():
     _, consumer = consumer_config(
         "h:1",
