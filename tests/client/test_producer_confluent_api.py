@@ -152,6 +152,25 @@ def test_poll_runs_reports_queued_since_the_last_poll(broker, admin):
         assert seen == [0, 1, 2]
 
 
+def test_a_callback_that_raises_leaves_the_rest_for_the_next_poll(broker, admin):
+    topic = new_topic(admin)
+    calls: list = []
+
+    def boom(err, msg):
+        calls.append(msg.value())
+        raise RuntimeError("boom")
+
+    with Producer(broker.bootstrap) as producer:
+        assert producer and len(producer) == 0  # true, though empty
+        producer.produce(topic, b"a", on_delivery=boom)
+        producer.produce(topic, b"b", on_delivery=lambda err, msg: calls.append(msg.value()))
+        with pytest.raises(RuntimeError, match="boom"):  # as confluent-kafka's poll/flush
+            producer.flush(20)
+        assert calls == [b"a"] and len(producer) == 1  # b's report, not run yet
+        assert producer.poll(0) == 1
+        assert calls == [b"a", b"b"] and len(producer) == 0
+
+
 def test_a_failed_delivery_reports_a_kafka_error(broker, admin):
     topic = new_topic(admin, 1)
     missing = f"missing-{uuid.uuid4().hex[:8]}"
