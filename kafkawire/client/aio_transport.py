@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import ssl
+import time
 
 from kafkawire.errors import KafkawireError
 
@@ -32,6 +33,7 @@ class _Protocol(asyncio.BufferedProtocol):
         self.log = log
         self.transport: asyncio.Transport | None = None
         self.gone = asyncio.get_running_loop().create_future()  # set by connection_lost
+        self.last_used = time.monotonic()  # last sent or received
 
     def connection_made(self, transport) -> None:
         self.transport = transport
@@ -42,12 +44,14 @@ class _Protocol(asyncio.BufferedProtocol):
 
     def flush(self) -> None:
         if self.transport is not None and self.session.has_data_to_send:
+            self.last_used = time.monotonic()
             self.transport.write(self.session.data_to_send())
 
     def get_buffer(self, sizehint: int) -> memoryview:
         return self.session.get_buffer(sizehint)
 
     def buffer_updated(self, nbytes: int) -> None:
+        self.last_used = time.monotonic()
         _resolve(self.session.buffer_updated(nbytes))
         if self.session.closed:  # not Kafka, or a broken stream
             self.close()
@@ -192,7 +196,10 @@ class AsyncTransport:
             for key, _ in route:  # an open connection first
                 conn = self._connections.get(key)
                 if conn is not None and not conn.session.closed:
-                    return conn
+                    if not self._idle(conn):
+                        return conn
+                    del self._connections[key]
+                    conn.close()
             errors, waiting = [], []
             for key, (host, port) in route:
                 if key not in self._connecting and self._backoff.left((host, port)) > 0:
@@ -210,6 +217,20 @@ class AsyncTransport:
                 refusals = [self._backoff.refusal(a, left) for a in waiting]
                 raise unreachable(node, errors + refusals)
             await asyncio.sleep(wait)
+
+    def _idle(self, conn: _Protocol) -> bool:
+        """Whether ``conn`` has been idle past connections.max.idle.ms (a load balancer or
+        firewall may have dropped it without a word): it is closed, not used."""
+        limit = self._core.config.connections_max_idle
+        if not limit or conn.session.in_flight:
+            return False
+        idle = time.monotonic() - conn.last_used
+        if idle < limit:
+            return False
+        self._log.debug(
+            "closing %s: idle for %.3g s (connections.max.idle.ms)", conn.session.address, idle
+        )
+        return True
 
     async def _connect(self, key: ConnectionKey, host: str, port: int) -> _Protocol:
         pending = self._connecting.get(key)

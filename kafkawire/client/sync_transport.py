@@ -130,6 +130,7 @@ class _Connection:
     sock: socket.socket
     session: BrokerSession
     outbox: bytearray = field(default_factory=bytearray)  # encoded, not yet sent
+    last_used: float = field(default_factory=time.monotonic)  # last sent or received
     writing: bool = False
 
 
@@ -255,6 +256,7 @@ class SyncTransport:
             self._results[token] = exc
             return
         self._owners[token] = conn
+        conn.last_used = time.monotonic()
         self._complete(conn.session.send(call.request, token, newest=call.newest))
         self._want_write(conn)
 
@@ -336,7 +338,9 @@ class SyncTransport:
         for key, _ in route:  # an open connection first
             conn = self._connections.get(key)
             if conn is not None and not conn.session.closed:
-                return conn
+                if not self._idle(conn):
+                    return conn
+                self._drop(conn)
         errors, refusals, soonest = [], [], None
         for key, (host, port) in route:
             left = self._backoff.left((host, port))
@@ -381,6 +385,20 @@ class SyncTransport:
         self._want_write(conn)
         return conn
 
+    def _idle(self, conn: _Connection) -> bool:
+        """Whether ``conn`` has been idle past connections.max.idle.ms (a load balancer or
+        firewall may have dropped it without a word): it is closed, not used."""
+        limit = self._core.config.connections_max_idle
+        if not limit or conn.session.in_flight or conn.outbox:
+            return False
+        idle = time.monotonic() - conn.last_used
+        if idle < limit:
+            return False
+        self._log.debug(
+            "closing %s: idle for %.3g s (connections.max.idle.ms)", conn.session.address, idle
+        )
+        return True
+
     def _tls_handshake(self, sock: socket.socket, host: str, address: str) -> ssl.SSLSocket:
         """The handshake, blocking, within the connect timeout (the socket's timeout)."""
         try:
@@ -420,6 +438,7 @@ class SyncTransport:
         self._selector.modify(conn.sock, selectors.EVENT_READ, conn)
 
     def _read(self, conn: _Connection) -> None:
+        conn.last_used = time.monotonic()
         session = conn.session
         tls = isinstance(conn.sock, ssl.SSLSocket)
         while True:

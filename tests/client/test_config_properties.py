@@ -9,6 +9,7 @@ import logging
 import math
 import socket
 import threading
+import time
 
 import pytest
 
@@ -25,6 +26,7 @@ from kafkawire.client.consumer_config import consumer_config, consumer_property
 from kafkawire.client.errors import ConfigError
 from kafkawire.client.producer_config import producer_config, producer_property
 from kafkawire.client.sync_transport import ReconnectBackoff
+from kafkawire.protocol import ApiKey
 from tests.client.test_client_faults import Peer, serve_handshake, serve_metadata
 from tests.support.faces import make_client
 
@@ -814,6 +816,22 @@ def test_socket_buffer_sizes_are_set(face):
                 # Linux doubles what is asked (its bookkeeping): at least the size asked
                 assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF) >= 65536
                 assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) >= 32768
+    finally:
+        peer.close()
+
+
+@pytest.mark.parametrize(("idle_ms", "connections"), [(1, 2), (0, 1), (600000, 1)])
+def test_connections_max_idle_ms_closes_an_idle_connection_before_its_next_use(
+    face, idle_ms, connections
+):
+    peer = metadata_peer()
+    try:
+        with make_client(face, peer.address, config={"connections.max.idle.ms": idle_ms}) as client:
+            client.metadata([])
+            time.sleep(0.05)  # idle for at least 50 ms: past 1 ms, not past 10 minutes
+            assert client.metadata([]).controller_id == 1
+        handshakes = [h for h, _ in peer.requests if h.request_api_key == ApiKey.API_VERSIONS]
+        assert len(handshakes) == 2 * connections  # each handshake is downgraded once
     finally:
         peer.close()
 
