@@ -415,10 +415,22 @@ class Producer(producer_faces.Producer):
         if on_delivery is not None:
             self._on_delivery = on_delivery
 
-    def produce(self, topic: str, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+    def produce(
+        self,
+        topic: str,
+        value: Any = None,
+        key: Any = None,
+        partition: int = -1,
+        on_delivery: Callable | None = None,
+        callback: Callable | None = None,
+        timestamp: Any = 0,
+        headers: Any = None,
+    ) -> None:
+        """kafkawire.Producer.produce; its errors as confluent-kafka's: KafkaException, a
+        BufferError when the buffer stays full, TypeError for a value of the wrong kind."""
         try:
-            super().produce(topic, *args, **kwargs)
-        except (KafkawireError, TypeError) as exc:
+            super().produce(topic, value, key, partition, on_delivery, callback, timestamp, headers)
+        except KafkawireError as exc:
             if isinstance(exc, BufferError | TypeError):
                 raise
             raise _raising(exc) from exc

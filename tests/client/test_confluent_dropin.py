@@ -188,3 +188,40 @@ def test_the_wrappers_give_what_confluent_kafka_gives(broker):
     assert ours.pop("watermarks") == (0, 5)
     theirs.pop("watermarks")
     assert ours == theirs
+
+
+def test_the_producer_raises_what_confluent_kafka_raises(broker):
+    from kafkawire import confluent
+
+    topic = f"dropin-{uuid.uuid4().hex[:10]}"
+    with Client(broker.bootstrap, request_timeout=20) as admin:
+        admin.create_topics({topic: 1})
+    producer = confluent.Producer({"bootstrap.servers": broker.bootstrap})
+    producer.produce(topic, b"a")
+    assert producer.flush(20) == 0  # the topic is known now
+    with pytest.raises(confluent.KafkaException) as info:
+        producer.produce(topic, b"v", partition=9)
+    error = info.value.args[0]
+    assert error.code() == confluent.KafkaError.UNKNOWN_TOPIC_OR_PART and "9" in error.str()
+    with pytest.raises(TypeError, match="value must be"):
+        producer.produce(topic, 123)
+    with pytest.raises(confluent.KafkaException) as info:
+        producer.produce(topic, b"x" * 2_000_000)
+    assert info.value.args[0].code() == confluent.KafkaError.MSG_SIZE_TOO_LARGE
+    producer.close()
+    # a full queue is a BufferError: 1 KiB of buffer, and a cluster that cannot be reached
+    # holds what is produced (nothing is ever sent)
+    stuck = confluent.Producer(
+        {
+            "bootstrap.servers": "127.0.0.1:1",
+            "queue.buffering.max.kbytes": 1,
+            "max.block.ms": 0,
+        }
+    )
+    try:
+        stuck.produce(topic, b"x" * 2000)  # the first record always has room
+        with pytest.raises(BufferError):
+            stuck.produce(topic, b"y" * 2000)
+        assert len(stuck) == 1
+    finally:
+        stuck.close(0)
