@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from kafkawire.client import consumer_faces, producer_faces
+from kafkawire.client.consumer import DeserializationError, NoOffsetError
 from kafkawire.client.errors import (
     AuthenticationError,
     BrokerConnectionError,
@@ -99,6 +100,7 @@ _LOCAL = {
     "_KEY_DESERIALIZATION": -160,
     "_VALUE_DESERIALIZATION": -159,
     "_FATAL": -150,
+    "_AUTO_OFFSET_RESET": -140,
     "_ASSIGNMENT_LOST": -142,
 }
 # broker codes where librdkafka's name is not Java's
@@ -121,6 +123,7 @@ _RETRIABLE_LOCAL = {-195, -185, -187, -192}
 
 # kafkawire's client errors as librdkafka's local codes (the first class that matches)
 _CLIENT_CODES: list[tuple[type[BaseException], int]] = [
+    (NoOffsetError, -140),
     (DeliveryTimeoutError, -192),
     (RequestTimeoutError, -185),
     (BrokerConnectionError, -195),
@@ -164,6 +167,8 @@ class KafkaError:
             error = cls(exc.code, str(exc), retriable=exc.retriable)
         else:
             code = next((c for kind, c in _CLIENT_CODES if isinstance(exc, kind)), -196)
+            if isinstance(exc, DeserializationError):
+                code = -160 if str(exc).startswith("key_deserializer") else -159
             error = cls(code, str(exc) or type(exc).__name__, retriable=code in _RETRIABLE_LOCAL)
         error.exception = exc
         return error

@@ -225,3 +225,42 @@ def test_the_producer_raises_what_confluent_kafka_raises(broker):
         assert len(stuck) == 1
     finally:
         stuck.close(0)
+
+
+def test_a_consumer_error_comes_as_a_message_as_in_confluent_kafka(broker):
+    """auto.offset.reset=error and nothing committed: poll gives a Message whose error() is
+    _AUTO_OFFSET_RESET, from both."""
+    import confluent_kafka
+
+    from kafkawire import confluent
+
+    topic = f"dropin-{uuid.uuid4().hex[:10]}"
+    with Client(broker.bootstrap, request_timeout=20) as admin:
+        admin.create_topics({topic: 1})
+        admin.produce_columns((topic, 0), [b"a", b"b"])
+
+    def first_error(module):
+        consumer = module.Consumer(
+            {
+                "bootstrap.servers": broker.bootstrap,
+                "group.id": f"dropin-{uuid.uuid4().hex[:8]}",
+                "auto.offset.reset": "error",
+                "enable.auto.commit": False,
+            }
+        )
+        try:
+            consumer.assign([module.TopicPartition(topic, 0)])
+            for _ in range(40):
+                msg = consumer.poll(0.5)
+                if msg is not None:
+                    return msg
+            return None
+        finally:
+            consumer.close()
+
+    theirs, ours = first_error(confluent_kafka), first_error(confluent)
+    assert theirs is not None and ours is not None
+    assert theirs.error().code() == confluent_kafka.KafkaError._AUTO_OFFSET_RESET
+    assert ours.error().code() == confluent.KafkaError._AUTO_OFFSET_RESET == -140
+    assert ours.error().name() == theirs.error().name() == "_AUTO_OFFSET_RESET"
+    assert ours.value() is None and ours.offset() is None
