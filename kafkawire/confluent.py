@@ -516,6 +516,10 @@ class Consumer(consumer_faces.Consumer):
             super().__init__(config=_config(config, kwargs))
         except KafkawireError as exc:
             raise _raising(exc) from exc
+        self._rebalancing = False  # in a subscribe callback
+        # where the partitions given to assign() in on_assign start (librdkafka's meaning of
+        # assign there): applied when the poll that called on_assign returns
+        self._starts: dict[_TP, int] = {}
 
     def subscribe(  # type: ignore[override]
         self,
@@ -533,7 +537,11 @@ class Consumer(consumer_faces.Consumer):
                 raise TypeError(f"{callback!r} is not a callable (consumer, partitions)")
 
             def call(partitions: list) -> None:
-                callback(self, [_ck(p) for p in partitions])
+                self._rebalancing = True
+                try:
+                    callback(self, [_ck(p) for p in partitions])
+                finally:
+                    self._rebalancing = False
 
             return call
 
@@ -558,21 +566,58 @@ class Consumer(consumer_faces.Consumer):
             if isinstance(exc, ConfigError):
                 raise _raising(exc) from exc
             return [Message(error=KafkaError._of(exc))]
+        if self._starts:  # on_assign said where to start: what came from elsewhere goes
+            starts, self._starts = self._starts, {}
+            for tp, offset in starts.items():
+                self._start_at(tp, offset)
+            records = [r for r in records if (r.topic, r.partition) not in starts]
         return [_message(r) for r in records]
+
+    def _start_at(self, tp: _TP, offset: int) -> None:
+        if offset == OFFSET_BEGINNING:
+            super().seek_to_beginning([tp])
+        elif offset == OFFSET_END:
+            super().seek_to_end([tp])
+        elif offset >= 0:
+            super().seek(tp, offset)
+
+    def _given_starts(self, partitions: list) -> None:
+        for p in partitions:
+            offset = getattr(p, "offset", OFFSET_INVALID)
+            if offset >= 0 or offset in (OFFSET_BEGINNING, OFFSET_END):
+                self._starts[_tp(p)] = offset
 
     def assign(self, partitions: Iterable[Any]) -> None:  # type: ignore[override]
         """Read these TopicPartitions; an offset given (or OFFSET_BEGINNING / OFFSET_END) is
-        where reading starts."""
+        where reading starts. In an on_assign callback (librdkafka's meaning): the group's
+        partitions start at the offsets given."""
         partitions = list(partitions)
+        if self._rebalancing:
+            self._given_starts(partitions)
+            return
         super().assign([_tp(p) for p in partitions])
         for p in partitions:
-            offset = getattr(p, "offset", OFFSET_INVALID)
-            if offset >= 0:
-                super().seek(_tp(p), offset)
-            elif offset == OFFSET_BEGINNING:
-                super().seek_to_beginning([_tp(p)])
-            elif offset == OFFSET_END:
-                super().seek_to_end([_tp(p)])
+            self._start_at(_tp(p), getattr(p, "offset", OFFSET_INVALID))
+
+    def incremental_assign(self, partitions: Iterable[Any]) -> None:  # type: ignore[override]
+        """As ``assign``, adding to the assignment."""
+        partitions = list(partitions)
+        if self._rebalancing:
+            self._given_starts(partitions)
+            return
+        super().incremental_assign([_tp(p) for p in partitions])
+        for p in partitions:
+            self._start_at(_tp(p), getattr(p, "offset", OFFSET_INVALID))
+
+    def incremental_unassign(self, partitions: Iterable[Any]) -> None:  # type: ignore[override]
+        if not self._rebalancing:  # (in on_revoke: the group takes them anyway)
+            super().incremental_unassign([_tp(p) for p in partitions])
+
+    def unassign(self) -> None:
+        """Drop the manual assignment (in on_revoke: nothing to do, the group takes the
+        partitions)."""
+        if not self._rebalancing:
+            super().assign([])
 
     def assignment(self) -> list[TopicPartition]:  # type: ignore[override]
         return [_ck(p) for p in super().assignment()]
@@ -580,12 +625,9 @@ class Consumer(consumer_faces.Consumer):
     def seek(self, partition: Any, offset: int | None = None) -> None:  # type: ignore[override]
         """confluent-kafka's ``seek(TopicPartition with its offset)``."""
         offset = partition.offset if offset is None else offset
-        if offset == OFFSET_BEGINNING:
-            super().seek_to_beginning([_tp(partition)])
-        elif offset == OFFSET_END:
-            super().seek_to_end([_tp(partition)])
-        else:
-            super().seek(_tp(partition), offset)
+        if offset not in (OFFSET_BEGINNING, OFFSET_END) and offset < 0:
+            raise ValueError(f"seek to {offset}: give an offset, OFFSET_BEGINNING or OFFSET_END")
+        self._start_at(_tp(partition), offset)
 
     def pause(self, partitions: Iterable[Any]) -> None:
         super().pause([_tp(p) for p in partitions])

@@ -264,3 +264,54 @@ def test_a_consumer_error_comes_as_a_message_as_in_confluent_kafka(broker):
     assert ours.error().code() == confluent.KafkaError._AUTO_OFFSET_RESET == -140
     assert ours.error().name() == theirs.error().name() == "_AUTO_OFFSET_RESET"
     assert ours.value() is None and ours.offset() is None
+
+
+def test_assign_in_on_assign_sets_where_the_group_starts(broker):
+    """confluent-kafka's idiom: on_assign sets each partition's offset and calls assign."""
+    import confluent_kafka
+
+    from kafkawire import confluent
+
+    topic = f"dropin-{uuid.uuid4().hex[:10]}"
+    with Client(broker.bootstrap, request_timeout=20) as admin:
+        admin.create_topics({topic: 2})
+        for p in range(2):
+            admin.produce_columns((topic, p), [b"p%d-%d" % (p, i) for i in range(6)])
+
+    def read(module) -> list:
+        consumer = module.Consumer(
+            {
+                "bootstrap.servers": broker.bootstrap,
+                "group.id": f"dropin-{uuid.uuid4().hex[:8]}",
+                "auto.offset.reset": "earliest",
+                "enable.auto.commit": False,
+                "session.timeout.ms": 6000,
+                "heartbeat.interval.ms": 500,
+            }
+        )
+
+        def on_assign(consumer, partitions):
+            for p in partitions:
+                # (not OFFSET_END: Tansu answers librdkafka's ListOffsets wrongly, see above)
+                p.offset = 3 if p.partition == 0 else 5
+            consumer.assign(partitions)
+
+        consumer.subscribe([topic], on_assign=on_assign)
+        got = []
+        try:
+            for _ in range(60):
+                msg = consumer.poll(0.5)
+                if msg is None:
+                    if len(got) >= 4:
+                        break
+                    continue
+                assert msg.error() is None, msg.error()
+                got.append((msg.partition(), msg.offset(), msg.value()))
+        finally:
+            consumer.close()
+        return got
+
+    theirs, ours = read(confluent_kafka), read(confluent)
+    expected = [(0, i, b"p0-%d" % i) for i in range(3, 6)] + [(1, 5, b"p1-5")]
+    assert sorted(theirs) == expected
+    assert sorted(ours) == expected
