@@ -17,7 +17,7 @@ import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import numpy as np
@@ -34,10 +34,10 @@ from kafkawire.records import ConsumerRecord, RecordView, decode_records
 from . import offsets as offset_flows
 from .consumer_config import ConsumerConfig
 from .core import ClientCore
-from .errors import ClientError, RequestTimeoutError
+from .errors import ClientError
 from .fetch_session import FetchSession, SessionRequest
 from .fetcher import aborts_from_markers, batches_end, fetch_call, fetched_partitions
-from .flow import Call, Flow, Gather, Sleep, Start, Wait
+from .flow import Call, Continued, Flow, Sleep, Start, Wait
 from .group import CommitFailedError, GroupMember
 from .group_consumer import ConsumerGroupMember
 from .types import (
@@ -249,6 +249,7 @@ class ConsumerCore:
         self._next_pattern_check = 0.0
         self._rotation = 0
         self._backoff = core.config.retry_backoff
+        self._settling: Continued | None = None  # _settle's work, across polls
 
     # ---- subscription and assignment (no IO) --------------------------------------------------
 
@@ -353,9 +354,7 @@ class ConsumerCore:
         for tp in chosen:
             self.parts[tp].move_to(found[tp].offset)
 
-    def watermarks(
-        self, tp: TopicPartition, timeout: float | None, cached: bool
-    ) -> Flow[tuple[int, int]]:
+    def watermarks(self, tp: TopicPartition, cached: bool) -> Flow[tuple[int, int]]:
         """(low, high): the log start offset and the end (the last stable offset under
         read_committed); ``cached``: as the last fetch answer gave them, OFFSET_INVALID for
         a partition not fetched yet (librdkafka's answer)."""
@@ -371,13 +370,11 @@ class ConsumerCore:
             )
             return low[tp].offset, high[tp].offset
 
-        what = f"get_watermark_offsets of {tp.topic}-{tp.partition}"
-        return (yield from _within(ask(), timeout, what))
+        return (yield from ask())
 
-    def list_topics(self, topic: str | None, timeout: float | None) -> Flow[ClusterMetadata]:
+    def list_topics(self, topic: str | None) -> Flow[ClusterMetadata]:
         """The brokers and the topics (one, or all of them)."""
-        flow = self.core.metadata(None if topic is None else [topic])
-        return (yield from _within(flow, timeout, "list_topics"))
+        return (yield from self.core.metadata(None if topic is None else [topic]))
 
     def position(self, tp: TopicPartition) -> Flow[int]:
         part = self.partition(tp)
@@ -413,25 +410,25 @@ class ConsumerCore:
 
     def poll(self, max_records: int | None, timeout: float) -> Flow[list[PartitionRecords]]:
         """Records from the positions on, at most ``max_records`` (max.poll.records), waiting
-        up to ``timeout`` seconds for some; fetches go on while the caller works."""
+        up to ``timeout`` seconds for some; fetches go on while the caller works. A poll
+        returns by its timeout whatever the brokers do: a group join or a position lookup
+        that takes longer goes on across polls (``_settle``)."""
         limit = self.config.max_poll_records if max_records is None else max_records
         if limit <= 0:
             raise ClientError(f"max_records is {limit}: ask for at least one record")
         end = time.monotonic() + max(0.0, timeout)
         if self.member is not None:
             self.member.last_poll = time.monotonic()
-        yield from self._maintain_group()
-        yield from self._auto_commit()
         while True:
-            yield from self._resolve_positions()
+            settled = yield from self._settle(end)
+            yield from self._auto_commit()
             out = self._drain(limit)
             yield from self._send_fetches()
             yield from self._step_commits({})  # those whose backoff ended
             now = time.monotonic()
-            if out or now >= end:
+            if out or now >= end or not settled:
                 return out
             if self.subscribed and self._group_needs_poll():
-                yield from self._maintain_group()
                 continue
             tickets = [*self._in_flight, *self._commit_tickets()]
             if not tickets:  # nothing to fetch (no partitions, all paused, backoff)
@@ -453,6 +450,48 @@ class ConsumerCore:
             yield from self._step_commits(done)
             if failure is not None:
                 raise failure
+
+    def _settle(self, end: float) -> Flow[bool]:
+        """Bring the group membership and the positions up to date, for up to ``end``;
+        whether that is done. What is unfinished then (a JoinGroup the coordinator holds
+        until every member has joined, say) stays in flight for the next poll; its calls
+        keep their own timeouts and retries, which end it with an error if the brokers
+        never answer."""
+        if self._settling is None:
+            if not self._needs_settling():
+                return True
+            self._settling = Continued(self._settle_flow(), "poll", None)
+        try:
+            done = yield from self._settling.advance(max(0.0, end - time.monotonic()))
+        except BaseException:
+            self._settling = None
+            raise
+        if done:
+            self._settling = None
+        return done
+
+    def _needs_settling(self) -> bool:
+        member = self.member
+        if member is not None and self.subscribed:
+            if member.fatal is not None or member.lost or self._group_needs_poll():
+                return True
+            if isinstance(member, ConsumerGroupMember) and member.subscription != tuple(
+                self.topics
+            ):
+                return True  # the heartbeats must tell the new subscription
+            if self.pattern is not None and time.monotonic() >= self._next_pattern_check:
+                return True
+        return any(p.position is None or (p.reset and not p.buffered) for p in self.parts.values())
+
+    def _settle_flow(self) -> Flow[None]:
+        yield from self._maintain_group()
+        yield from self._resolve_positions()
+
+    def abandon_settling(self) -> None:
+        """Give up the group work and position lookups under way (unsubscribe, close)."""
+        if self._settling is not None:
+            self._settling.close()
+            self._settling = None
 
     def _drain(self, limit: int) -> list[PartitionRecords]:
         out = []
@@ -853,12 +892,12 @@ class ConsumerCore:
         chosen = self._to_commit()
         if not chosen:
             return
-        error = None
+        # sent and left to the polls that follow (a poll never waits for it); as Java's, one
+        # that fails is reported to on_commit and the next interval commits again
         try:
-            yield from self.commit(chosen)
+            yield from self.commit_async(chosen)
         except (ClientError, BrokerError) as exc:
-            error = exc  # as Java's: an auto-commit that fails is tried again at the next interval
-        self._report_commit(error, sorted(chosen))
+            self._report_commit(exc, sorted(chosen))
 
     def committed(self, tps: Iterable[TopicPartition]) -> Flow[dict]:
         if self.member is None:
@@ -920,35 +959,3 @@ def _offsets(offsets: Any, what: str) -> dict[TopicPartition, OffsetAndMetadata]
             item.offset, metadata, epoch
         )
     return chosen
-
-
-def _within(flow: Flow[T], seconds: float | None, what: str) -> Flow[T]:
-    """``flow`` given at most ``seconds`` (None: its own retries bound it): each call's
-    timeout and each backoff is cut to the time left, and a flow that still asks once the
-    time is gone fails with RequestTimeoutError."""
-    if seconds is None:
-        return (yield from flow)
-    end = time.monotonic() + seconds
-    outcome: Any = None
-    while True:
-        try:
-            if isinstance(outcome, BaseException):
-                effect = flow.throw(outcome)
-            else:
-                effect = flow.send(outcome)
-        except StopIteration as stop:
-            return stop.value
-        left = end - time.monotonic()
-        if left <= 0:
-            flow.close()
-            raise RequestTimeoutError(f"{what}: not done within the timeout of {seconds:g} s")
-        if isinstance(effect, Call):
-            effect = replace(effect, timeout=min(effect.timeout, left))
-        elif isinstance(effect, Gather):
-            effect = Gather([replace(c, timeout=min(c.timeout, left)) for c in effect.calls])
-        elif isinstance(effect, Sleep):
-            effect = Sleep(min(effect.seconds, left))
-        try:
-            outcome = yield effect
-        except Exception as exc:  # a call's failure: the flow's to handle
-            outcome = exc

@@ -31,7 +31,7 @@ from .consumer import (
 from .consumer_config import consumer_config
 from .core import ClientCore
 from .errors import ClientError, ConfigError
-from .flow import Flow
+from .flow import Flow, within
 from .sync_transport import SyncTransport
 from .transactions import ConsumerGroupMetadata
 from .types import EARLIEST, LATEST, TopicPartition
@@ -62,6 +62,12 @@ class _ConsumerMethods:
 
     def _run(self, flow: Flow):
         raise NotImplementedError
+
+    def _call(self, flow: Flow, timeout: float | None, what: str):
+        """A blocking call: it returns or raises within ``timeout`` seconds (None:
+        default.api.timeout.ms), whatever the brokers do."""
+        seconds = self._core.config.default_api_timeout if timeout is None else timeout
+        return self._run(within(flow, seconds, what))
 
     def _start_heartbeats(self) -> None:
         raise NotImplementedError
@@ -131,25 +137,38 @@ class _ConsumerMethods:
     def paused(self) -> list[TopicPartition]:
         return self._consumer.paused()
 
-    def position(self, partition: TopicPartition):
+    # Every call below that asks the brokers takes ``timeout`` (seconds; None:
+    # default.api.timeout.ms) and returns or raises RequestTimeoutError by then.
+
+    def position(self, partition: TopicPartition, timeout: float | None = None):
         """The offset of the next record poll gives for ``partition``."""
-        return self._run(self._consumer.position(partition))
+        return self._call(self._consumer.position(partition), timeout, "position")
 
-    def seek_to_beginning(self, partitions: Iterable[TopicPartition] | None = None):
-        return self._run(self._consumer.seek_to(partitions, EARLIEST))
+    def seek_to_beginning(
+        self, partitions: Iterable[TopicPartition] | None = None, timeout: float | None = None
+    ):
+        flow = self._consumer.seek_to(partitions, EARLIEST)
+        return self._call(flow, timeout, "seek_to_beginning")
 
-    def seek_to_end(self, partitions: Iterable[TopicPartition] | None = None):
-        return self._run(self._consumer.seek_to(partitions, LATEST))
+    def seek_to_end(
+        self, partitions: Iterable[TopicPartition] | None = None, timeout: float | None = None
+    ):
+        return self._call(self._consumer.seek_to(partitions, LATEST), timeout, "seek_to_end")
 
-    def offsets_for_times(self, timestamps: Mapping[TopicPartition, int]):
+    def offsets_for_times(
+        self, timestamps: Mapping[TopicPartition, int], timeout: float | None = None
+    ):
         """{tp: OffsetAndTimestamp of the first record at or after the time (ms), or None}."""
-        return self._run(self._consumer.offsets_for_times(timestamps))
+        flow = self._consumer.offsets_for_times(timestamps)
+        return self._call(flow, timeout, "offsets_for_times")
 
-    def committed(self, partitions: Iterable[TopicPartition]):
+    def committed(self, partitions: Iterable[TopicPartition], timeout: float | None = None):
         """{tp: OffsetAndMetadata, or None where the group committed nothing}."""
-        return self._run(self._consumer.committed(partitions))
+        return self._call(self._consumer.committed(partitions), timeout, "committed")
 
-    def commit(self, offsets: Any = None, *, asynchronous: bool = False):
+    def commit(
+        self, offsets: Any = None, *, asynchronous: bool = False, timeout: float | None = None
+    ):
         """Commit ``offsets`` ({tp: next offset to read}, a ConsumerRecord or several: the
         offset after each, or confluent-kafka's TopicPartitions with offsets), or the positions
         (with enable.auto.offset.store=false: what store_offsets stored). ``asynchronous``:
@@ -158,8 +177,8 @@ class _ConsumerMethods:
 
         :raises CommitFailedError: the group rebalanced and fenced this member."""
         if asynchronous:
-            return self._run(self._consumer.commit_async(offsets))
-        return self._run(self._consumer.commit(offsets))
+            return self._call(self._consumer.commit_async(offsets), timeout, "commit")
+        return self._call(self._consumer.commit(offsets), timeout, "commit")
 
     def store_offsets(self, records: Any = None, offsets: Any = None) -> None:
         """With enable.auto.offset.store=false: store the offset after each record of
@@ -170,11 +189,10 @@ class _ConsumerMethods:
 
     def list_topics(self, topic: str | None = None, timeout: float | None = None):
         """The cluster's metadata (kafkawire's ClusterMetadata: brokers, topics with their
-        partitions, controller), of one topic or of all; ``timeout`` in seconds (None: the
-        client's retries bound it).
+        partitions, controller), of one topic or of all.
 
         :raises RequestTimeoutError: not answered within ``timeout``."""
-        return self._run(self._consumer.list_topics(topic, timeout))
+        return self._call(self._consumer.list_topics(topic), timeout, "list_topics")
 
     def get_watermark_offsets(
         self, partition: TopicPartition, timeout: float | None = None, cached: bool = False
@@ -183,7 +201,8 @@ class _ConsumerMethods:
         record; the last stable offset under read_committed), asked of the leader within
         ``timeout`` seconds; ``cached``: as the last fetch answer gave them, without asking
         (-1001, librdkafka's OFFSET_INVALID, before a fetch)."""
-        return self._run(self._consumer.watermarks(partition, timeout, cached))
+        what = f"get_watermark_offsets of {partition[0]}-{partition[1]}"
+        return self._call(self._consumer.watermarks(partition, cached), timeout, what)
 
     def _poll_flow(self, timeout: float | None, max_records: int | None):
         if self._closed:
@@ -405,16 +424,20 @@ class Consumer(_ConsumerMethods):
         """Leave the group: the partitions are committed (enable.auto.commit) and revoked
         (on_revoke) and the member leaves. A manual assignment (``assign``) stays."""
         self._stop_heartbeats()
-        self._run(self._consumer.unsubscribe())
+        self._consumer.abandon_settling()
+        self._call(self._consumer.unsubscribe(), None, "unsubscribe")
 
-    def close(self, *, commit: bool = True) -> None:
-        """Commit the positions (with enable.auto.commit), leave the group, disconnect."""
+    def close(self, *, commit: bool = True, timeout: float | None = None) -> None:
+        """Commit the positions (with enable.auto.commit), leave the group, disconnect;
+        within ``timeout`` seconds (None: default.api.timeout.ms), after which the connections
+        close anyway and RequestTimeoutError is raised."""
         if self._closed:
             return
         self._closed = True
         self._stop_heartbeats()
+        self._consumer.abandon_settling()
         try:
-            self._run(self._consumer.close(commit=commit))
+            self._call(self._consumer.close(commit=commit), timeout, "close")
         finally:
             self._transport.close()
 
@@ -448,7 +471,8 @@ class AsyncConsumer(_ConsumerMethods):
 
     async def unsubscribe(self) -> None:
         await self._stop_heartbeats()
-        await self._run(self._consumer.unsubscribe())
+        self._consumer.abandon_settling()
+        await self._call(self._consumer.unsubscribe(), None, "unsubscribe")
 
     async def poll(self, timeout: float | None = 1.0, max_records: int | None = None):
         return self._records(await self._run(self._poll_flow(timeout, max_records)))
@@ -467,13 +491,14 @@ class AsyncConsumer(_ConsumerMethods):
     async def __aexit__(self, *exc_info) -> None:
         await self.close()
 
-    async def close(self, *, commit: bool = True) -> None:
+    async def close(self, *, commit: bool = True, timeout: float | None = None) -> None:
         if self._closed:
             return
         self._closed = True
         await self._stop_heartbeats()  # first, as in Consumer.close
+        self._consumer.abandon_settling()
         try:
-            await self._run(self._consumer.close(commit=commit))
+            await self._call(self._consumer.close(commit=commit), timeout, "close")
         finally:
             await self._transport.close()
 

@@ -17,7 +17,7 @@ from .aio_transport import AsyncTransport
 from .config import ClientConfig, client_config
 from .core import ClientCore
 from .fetcher import RangeReader, fetch
-from .flow import Flow
+from .flow import Flow, within
 from .sync_transport import SyncTransport
 from .types import READ_UNCOMMITTED, RecordChunk, TopicPartition
 
@@ -37,6 +37,13 @@ class _Methods:
     def _run(self, flow: Flow):
         raise NotImplementedError
 
+    def _call(self, flow: Flow, timeout: float | None, what: str):
+        """Every method's call: it returns or raises RequestTimeoutError within ``timeout``
+        seconds (None: default.api.timeout.ms), its retries included, whatever the brokers
+        do; each request within that also keeps request.timeout.ms."""
+        seconds = self._core.config.default_api_timeout if timeout is None else timeout
+        return self._run(within(flow, seconds, what))
+
     @property
     def config(self) -> ClientConfig:
         return self._core.config
@@ -50,12 +57,12 @@ class _Methods:
         # no secret: passwords, keys and tokens stay out (ClientConfig's repr masks them too)
         return f"<{type(self).__qualname__} {servers} client_id={config.client_id!r} {security}>"
 
-    def metadata(self, topics: Sequence[str] | None = None):
+    def metadata(self, topics: Sequence[str] | None = None, *, timeout: float | None = None):
         """Brokers and topics (all of them when ``topics`` is None); refreshes the leaders the
         client sends requests to."""
-        return self._run(self._core.metadata(topics))
+        return self._call(self._core.metadata(topics), timeout, "metadata")
 
-    def partitions_for(self, topic: str):
+    def partitions_for(self, topic: str, *, timeout: float | None = None):
         """The partition numbers of ``topic``.
 
         :raises UnknownTopicOrPartitionError: no such topic."""
@@ -63,26 +70,32 @@ class _Methods:
         def flow():
             return sorted((yield from self._core.topic(topic, refresh=True)).partitions)
 
-        return self._run(flow())
+        return self._call(flow(), timeout, "partitions_for")
 
-    def list_offsets(self, specs, *, isolation_level: int = READ_UNCOMMITTED):
+    def list_offsets(
+        self, specs, *, isolation_level: int = READ_UNCOMMITTED, timeout: float | None = None
+    ):
         """Offsets by spec: EARLIEST, LATEST (the high watermark, or the last stable offset
         with READ_COMMITTED) or a timestamp in ms (the first offset whose timestamp is at least
         that, offset -1 when there is none)."""
-        return self._run(offsets.list_offsets(self._core, specs, isolation_level=isolation_level))
+        flow = offsets.list_offsets(self._core, specs, isolation_level=isolation_level)
+        return self._call(flow, timeout, "list_offsets")
 
-    def earliest_offsets(self, tps):
-        return self._run(offsets.earliest_offsets(self._core, tps))
+    def earliest_offsets(self, tps, *, timeout: float | None = None):
+        return self._call(offsets.earliest_offsets(self._core, tps), timeout, "earliest_offsets")
 
-    def latest_offsets(self, tps, *, isolation_level: int = READ_UNCOMMITTED):
-        return self._run(offsets.latest_offsets(self._core, tps, isolation_level=isolation_level))
+    def latest_offsets(
+        self, tps, *, isolation_level: int = READ_UNCOMMITTED, timeout: float | None = None
+    ):
+        flow = offsets.latest_offsets(self._core, tps, isolation_level=isolation_level)
+        return self._call(flow, timeout, "latest_offsets")
 
-    def fetch(self, positions, **options):
+    def fetch(self, positions, *, timeout: float | None = None, **options):
         """One Fetch per partition leader (all at once); each partition's raw record batches
         and state. Options: max_wait_ms, min_bytes, max_bytes, partition_max_bytes,
         isolation_level. Partition errors are in ``FetchedPartition.error_code``; a leader
         change is retried."""
-        return self._run(fetch(self._core, positions, **options))
+        return self._call(fetch(self._core, positions, **options), timeout, "fetch")
 
     def produce(
         self,
@@ -92,94 +105,121 @@ class _Methods:
         acks: int = -1,
         timeout_ms: int = 30000,
         transactional_id: str | None = None,
+        timeout: float | None = None,
     ):
         """Append record batches (from BatchBuilder / build_batches) to one partition."""
-        return self._run(
-            producer.produce(
-                self._core,
-                tp,
-                batches,
-                acks=acks,
-                timeout_ms=timeout_ms,
-                transactional_id=transactional_id,
-            )
+        flow = producer.produce(
+            self._core,
+            tp,
+            batches,
+            acks=acks,
+            timeout_ms=timeout_ms,
+            transactional_id=transactional_id,
         )
+        return self._call(flow, timeout, "produce")
 
-    def produce_columns(self, tp, values, **options):
+    def produce_columns(self, tp, values, *, timeout: float | None = None, **options):
         """Encode columns (as build_batches takes them) into batches and produce them to one
         partition; options: keys, timestamps, headers, compression, acks, max_batch_bytes,
         producer (an IdempotentProducer), timeout_ms."""
-        return self._run(producer.produce_columns(self._core, tp, values, **options))
+        flow = producer.produce_columns(self._core, tp, values, **options)
+        return self._call(flow, timeout, "produce_columns")
 
-    def init_producer_id(self, transactional_id: str | None = None, **options):
+    def init_producer_id(
+        self, transactional_id: str | None = None, *, timeout: float | None = None, **options
+    ):
         """A producer id and epoch from the broker (InitProducerId)."""
-        return self._run(producer.init_producer_id(self._core, transactional_id, **options))
+        flow = producer.init_producer_id(self._core, transactional_id, **options)
+        return self._call(flow, timeout, "init_producer_id")
 
-    def idempotent_producer(self):
+    def idempotent_producer(self, *, timeout: float | None = None):
         """A producer identity for produce_columns(..., producer=...)."""
-        return self._run(producer.idempotent_producer(self._core))
+        return self._call(producer.idempotent_producer(self._core), timeout, "idempotent_producer")
 
-    def create_topics(self, topics, **options):
+    def create_topics(self, topics, *, timeout: float | None = None, **options):
         """Create topics (a mapping gives each its partition count) and wait until their
         leaders are known; options: num_partitions, replication_factor, configs, timeout_ms,
         exist_ok."""
-        return self._run(admin.create_topics(self._core, topics, **options))
-
-    def delete_topics(self, names: Sequence[str], *, timeout_ms: int = 30000):
-        return self._run(admin.delete_topics(self._core, names, timeout_ms=timeout_ms))
-
-    def create_partitions(self, counts, *, timeout_ms: int = 30000, validate_only: bool = False):
-        """Raise topics' partition counts (``{"topic": new_total_count}``) and, unless
-        ``validate_only``, wait until the new partitions have leaders (CreatePartitions)."""
-        return self._run(
-            group_admin.create_partitions(
-                self._core, counts, timeout_ms=timeout_ms, validate_only=validate_only
-            )
+        return self._call(
+            admin.create_topics(self._core, topics, **options), timeout, "create_topics"
         )
 
-    def list_groups(self):
+    def delete_topics(
+        self, names: Sequence[str], *, timeout_ms: int = 30000, timeout: float | None = None
+    ):
+        flow = admin.delete_topics(self._core, names, timeout_ms=timeout_ms)
+        return self._call(flow, timeout, "delete_topics")
+
+    def create_partitions(
+        self,
+        counts,
+        *,
+        timeout_ms: int = 30000,
+        validate_only: bool = False,
+        timeout: float | None = None,
+    ):
+        """Raise topics' partition counts (``{"topic": new_total_count}``) and, unless
+        ``validate_only``, wait until the new partitions have leaders (CreatePartitions)."""
+        flow = group_admin.create_partitions(
+            self._core, counts, timeout_ms=timeout_ms, validate_only=validate_only
+        )
+        return self._call(flow, timeout, "create_partitions")
+
+    def list_groups(self, *, timeout: float | None = None):
         """Every group of the cluster (ListGroups to each broker at once, merged) as
         GroupListings; the state is None when the broker's ListGroups does not give it."""
-        return self._run(group_admin.list_groups(self._core))
+        return self._call(group_admin.list_groups(self._core), timeout, "list_groups")
 
-    def describe_groups(self, group_ids):
+    def describe_groups(self, group_ids, *, timeout: float | None = None):
         """group id -> GroupDescription (state, assignor, members with their assignments,
         coordinator); a group that does not exist has state "Dead"."""
-        return self._run(group_admin.describe_groups(self._core, group_ids))
+        flow = group_admin.describe_groups(self._core, group_ids)
+        return self._call(flow, timeout, "describe_groups")
 
-    def list_group_offsets(self, group_id: str, partitions=None):
+    def list_group_offsets(self, group_id: str, partitions=None, *, timeout: float | None = None):
         """A group's committed offsets, TopicPartition -> OffsetAndMetadata (of
         ``partitions``, or all when None); partitions with nothing committed are left out."""
-        return self._run(group_admin.list_group_offsets(self._core, group_id, partitions))
+        flow = group_admin.list_group_offsets(self._core, group_id, partitions)
+        return self._call(flow, timeout, "list_group_offsets")
 
-    def group_lag(self, group_id: str):
+    def group_lag(self, group_id: str, *, timeout: float | None = None):
         """TopicPartition -> PartitionLag(committed, end, lag) for each partition the group
         has committed an offset for; end is the high watermark, lag end - committed."""
-        return self._run(group_admin.group_lag(self._core, group_id))
+        return self._call(group_admin.group_lag(self._core, group_id), timeout, "group_lag")
 
-    def delete_group_offsets(self, group_id: str, partitions):
+    def delete_group_offsets(self, group_id: str, partitions, *, timeout: float | None = None):
         """Forget a group's committed offsets of ``partitions`` (OffsetDelete); the group
         must not be subscribed to their topics."""
-        return self._run(group_admin.delete_group_offsets(self._core, group_id, partitions))
+        flow = group_admin.delete_group_offsets(self._core, group_id, partitions)
+        return self._call(flow, timeout, "delete_group_offsets")
 
-    def delete_groups(self, group_ids):
+    def delete_groups(self, group_ids, *, timeout: float | None = None):
         """Delete groups that have no members, with their committed offsets (DeleteGroups)."""
-        return self._run(group_admin.delete_groups(self._core, group_ids))
+        return self._call(
+            group_admin.delete_groups(self._core, group_ids), timeout, "delete_groups"
+        )
 
-    def describe_configs(self, resources):
+    def describe_configs(self, resources, *, timeout: float | None = None):
         """ConfigResource -> config name -> ConfigEntry. ``resources``: ``{"topic": ["t1"],
         "broker": ["1"]}``, or ConfigResources / (type, name) pairs."""
-        return self._run(group_admin.describe_configs(self._core, resources))
+        flow = group_admin.describe_configs(self._core, resources)
+        return self._call(flow, timeout, "describe_configs")
 
-    def alter_configs(self, changes, *, incremental: bool = True, validate_only: bool = False):
+    def alter_configs(
+        self,
+        changes,
+        *,
+        incremental: bool = True,
+        validate_only: bool = False,
+        timeout: float | None = None,
+    ):
         """``{ConfigResource("topic", "t1"): {"retention.ms": "1000", "cleanup.policy":
         None}}``: with ``incremental`` (IncrementalAlterConfigs) a value sets a config and
         None deletes it; without, AlterConfigs replaces all the resource's dynamic configs."""
-        return self._run(
-            group_admin.alter_configs(
-                self._core, changes, incremental=incremental, validate_only=validate_only
-            )
+        flow = group_admin.alter_configs(
+            self._core, changes, incremental=incremental, validate_only=validate_only
         )
+        return self._call(flow, timeout, "alter_configs")
 
 
 class Client(_Methods):
@@ -221,7 +261,7 @@ class Client(_Methods):
         :raises OffsetOutOfRangeError: ``start`` is below the log start offset or past the end.
         """
         reader = RangeReader(self._core, tp, start, end, **options)
-        while (chunk := self._run(reader.next_chunk())) is not None:
+        while (chunk := self._call(reader.next_chunk(), None, "read_range")) is not None:
             yield chunk
 
 
@@ -250,5 +290,5 @@ class AsyncClient(_Methods):
     ) -> AsyncIterator[RecordChunk]:
         """``Client.read_range``, as an async iterator."""
         reader = RangeReader(self._core, tp, start, end, **options)
-        while (chunk := await self._run(reader.next_chunk())) is not None:
+        while (chunk := await self._call(reader.next_chunk(), None, "read_range")) is not None:
             yield chunk

@@ -61,14 +61,26 @@ class Client:
         tb: TracebackType | None,
     ) -> None: ...
     def close(self) -> None: ...
-    def metadata(self, topics: Sequence[str] | None = None) -> ClusterMetadata: ...
-    def partitions_for(self, topic: str) -> list[int]: ...
+    def metadata(
+        self, topics: Sequence[str] | None = None, *, timeout: float | None = None
+    ) -> ClusterMetadata: ...
+    def partitions_for(self, topic: str, *, timeout: float | None = None) -> list[int]: ...
     def list_offsets(
-        self, specs: Mapping[TopicPartition, int], *, isolation_level: int = 0
+        self,
+        specs: Mapping[TopicPartition, int],
+        *,
+        isolation_level: int = 0,
+        timeout: float | None = None,
     ) -> dict[TopicPartition, OffsetAndTimestamp]: ...
-    def earliest_offsets(self, tps: Iterable[TopicPartition]) -> dict[TopicPartition, int]: ...
+    def earliest_offsets(
+        self, tps: Iterable[TopicPartition], *, timeout: float | None = None
+    ) -> dict[TopicPartition, int]: ...
     def latest_offsets(
-        self, tps: Iterable[TopicPartition], *, isolation_level: int = 0
+        self,
+        tps: Iterable[TopicPartition],
+        *,
+        isolation_level: int = 0,
+        timeout: float | None = None,
     ) -> dict[TopicPartition, int]: ...
     def fetch(
         self,
@@ -79,6 +91,7 @@ class Client:
         max_bytes: int = 52428800,
         partition_max_bytes: int = 10485760,
         isolation_level: int = 0,
+        timeout: float | None = None,
     ) -> dict[TopicPartition, FetchedPartition]: ...
     def read_range(
         self,
@@ -99,6 +112,7 @@ class Client:
         acks: int = -1,
         timeout_ms: int = 30000,
         transactional_id: str | None = None,
+        timeout: float | None = None,
     ) -> ProduceResult: ...
     def produce_columns(
         self,
@@ -113,11 +127,16 @@ class Client:
         max_batch_bytes: int = 1048576,
         producer: IdempotentProducer | None = None,
         timeout_ms: int = 30000,
+        timeout: float | None = None,
     ) -> ProduceResult: ...
     def init_producer_id(
-        self, transactional_id: str | None = None, *, transaction_timeout_ms: int = 60000
+        self,
+        transactional_id: str | None = None,
+        *,
+        transaction_timeout_ms: int = 60000,
+        timeout: float | None = None,
     ) -> tuple[int, int]: ...
-    def idempotent_producer(self) -> IdempotentProducer: ...
+    def idempotent_producer(self, *, timeout: float | None = None) -> IdempotentProducer: ...
     def create_topics(
         self,
         topics: Mapping[str, int] | Sequence[str],
@@ -127,24 +146,49 @@ class Client:
         configs: Mapping[str, str] | None = None,
         timeout_ms: int = 30000,
         exist_ok: bool = True,
+        timeout: float | None = None,
     ) -> None: ...
-    def delete_topics(self, names: Sequence[str], *, timeout_ms: int = 30000) -> None: ...
+    def delete_topics(
+        self, names: Sequence[str], *, timeout_ms: int = 30000, timeout: float | None = None
+    ) -> None: ...
     def create_partitions(
-        self, counts: Mapping[str, int], *, timeout_ms: int = 30000, validate_only: bool = False
+        self,
+        counts: Mapping[str, int],
+        *,
+        timeout_ms: int = 30000,
+        validate_only: bool = False,
+        timeout: float | None = None,
     ) -> None: ...
-    def list_groups(self) -> list[GroupListing]: ...
-    def describe_groups(self, group_ids: Iterable[str] | str) -> dict[str, GroupDescription]: ...
+    def list_groups(self, *, timeout: float | None = None) -> list[GroupListing]: ...
+    def describe_groups(
+        self, group_ids: Iterable[str] | str, *, timeout: float | None = None
+    ) -> dict[str, GroupDescription]: ...
     def list_group_offsets(
-        self, group_id: str, partitions: Iterable[TopicPartition] | None = None
+        self,
+        group_id: str,
+        partitions: Iterable[TopicPartition] | None = None,
+        *,
+        timeout: float | None = None,
     ) -> dict[TopicPartition, OffsetAndMetadata]: ...
-    def group_lag(self, group_id: str) -> dict[TopicPartition, PartitionLag]: ...
-    def delete_group_offsets(self, group_id: str, partitions: Iterable[TopicPartition]) -> None: ...
-    def delete_groups(self, group_ids: Iterable[str] | str) -> None: ...
+    def group_lag(
+        self, group_id: str, *, timeout: float | None = None
+    ) -> dict[TopicPartition, PartitionLag]: ...
+    def delete_group_offsets(
+        self, group_id: str, partitions: Iterable[TopicPartition], *, timeout: float | None = None
+    ) -> None: ...
+    def delete_groups(
+        self, group_ids: Iterable[str] | str, *, timeout: float | None = None
+    ) -> None: ...
     def describe_configs(
-        self, resources: _Resources
+        self, resources: _Resources, *, timeout: float | None = None
     ) -> dict[ConfigResource, dict[str, ConfigEntry]]: ...
     def alter_configs(
-        self, changes: _ConfigChanges, *, incremental: bool = True, validate_only: bool = False
+        self,
+        changes: _ConfigChanges,
+        *,
+        incremental: bool = True,
+        validate_only: bool = False,
+        timeout: float | None = None,
     ) -> None: ...
 
 class AsyncClient:
@@ -179,16 +223,26 @@ class AsyncClient:
         tb: TracebackType | None,
     ) -> None: ...
     async def close(self) -> None: ...
-    async def metadata(self, topics: Sequence[str] | None = None) -> ClusterMetadata: ...
-    async def partitions_for(self, topic: str) -> list[int]: ...
+    async def metadata(
+        self, topics: Sequence[str] | None = None, *, timeout: float | None = None
+    ) -> ClusterMetadata: ...
+    async def partitions_for(self, topic: str, *, timeout: float | None = None) -> list[int]: ...
     async def list_offsets(
-        self, specs: Mapping[TopicPartition, int], *, isolation_level: int = 0
+        self,
+        specs: Mapping[TopicPartition, int],
+        *,
+        isolation_level: int = 0,
+        timeout: float | None = None,
     ) -> dict[TopicPartition, OffsetAndTimestamp]: ...
     async def earliest_offsets(
-        self, tps: Iterable[TopicPartition]
+        self, tps: Iterable[TopicPartition], *, timeout: float | None = None
     ) -> dict[TopicPartition, int]: ...
     async def latest_offsets(
-        self, tps: Iterable[TopicPartition], *, isolation_level: int = 0
+        self,
+        tps: Iterable[TopicPartition],
+        *,
+        isolation_level: int = 0,
+        timeout: float | None = None,
     ) -> dict[TopicPartition, int]: ...
     async def fetch(
         self,
@@ -199,6 +253,7 @@ class AsyncClient:
         max_bytes: int = 52428800,
         partition_max_bytes: int = 10485760,
         isolation_level: int = 0,
+        timeout: float | None = None,
     ) -> dict[TopicPartition, FetchedPartition]: ...
     def read_range(
         self,
@@ -219,6 +274,7 @@ class AsyncClient:
         acks: int = -1,
         timeout_ms: int = 30000,
         transactional_id: str | None = None,
+        timeout: float | None = None,
     ) -> ProduceResult: ...
     async def produce_columns(
         self,
@@ -233,11 +289,16 @@ class AsyncClient:
         max_batch_bytes: int = 1048576,
         producer: IdempotentProducer | None = None,
         timeout_ms: int = 30000,
+        timeout: float | None = None,
     ) -> ProduceResult: ...
     async def init_producer_id(
-        self, transactional_id: str | None = None, *, transaction_timeout_ms: int = 60000
+        self,
+        transactional_id: str | None = None,
+        *,
+        transaction_timeout_ms: int = 60000,
+        timeout: float | None = None,
     ) -> tuple[int, int]: ...
-    async def idempotent_producer(self) -> IdempotentProducer: ...
+    async def idempotent_producer(self, *, timeout: float | None = None) -> IdempotentProducer: ...
     async def create_topics(
         self,
         topics: Mapping[str, int] | Sequence[str],
@@ -247,26 +308,47 @@ class AsyncClient:
         configs: Mapping[str, str] | None = None,
         timeout_ms: int = 30000,
         exist_ok: bool = True,
+        timeout: float | None = None,
     ) -> None: ...
-    async def delete_topics(self, names: Sequence[str], *, timeout_ms: int = 30000) -> None: ...
+    async def delete_topics(
+        self, names: Sequence[str], *, timeout_ms: int = 30000, timeout: float | None = None
+    ) -> None: ...
     async def create_partitions(
-        self, counts: Mapping[str, int], *, timeout_ms: int = 30000, validate_only: bool = False
+        self,
+        counts: Mapping[str, int],
+        *,
+        timeout_ms: int = 30000,
+        validate_only: bool = False,
+        timeout: float | None = None,
     ) -> None: ...
-    async def list_groups(self) -> list[GroupListing]: ...
+    async def list_groups(self, *, timeout: float | None = None) -> list[GroupListing]: ...
     async def describe_groups(
-        self, group_ids: Iterable[str] | str
+        self, group_ids: Iterable[str] | str, *, timeout: float | None = None
     ) -> dict[str, GroupDescription]: ...
     async def list_group_offsets(
-        self, group_id: str, partitions: Iterable[TopicPartition] | None = None
+        self,
+        group_id: str,
+        partitions: Iterable[TopicPartition] | None = None,
+        *,
+        timeout: float | None = None,
     ) -> dict[TopicPartition, OffsetAndMetadata]: ...
-    async def group_lag(self, group_id: str) -> dict[TopicPartition, PartitionLag]: ...
+    async def group_lag(
+        self, group_id: str, *, timeout: float | None = None
+    ) -> dict[TopicPartition, PartitionLag]: ...
     async def delete_group_offsets(
-        self, group_id: str, partitions: Iterable[TopicPartition]
+        self, group_id: str, partitions: Iterable[TopicPartition], *, timeout: float | None = None
     ) -> None: ...
-    async def delete_groups(self, group_ids: Iterable[str] | str) -> None: ...
+    async def delete_groups(
+        self, group_ids: Iterable[str] | str, *, timeout: float | None = None
+    ) -> None: ...
     async def describe_configs(
-        self, resources: _Resources
+        self, resources: _Resources, *, timeout: float | None = None
     ) -> dict[ConfigResource, dict[str, ConfigEntry]]: ...
     async def alter_configs(
-        self, changes: _ConfigChanges, *, incremental: bool = True, validate_only: bool = False
+        self,
+        changes: _ConfigChanges,
+        *,
+        incremental: bool = True,
+        validate_only: bool = False,
+        timeout: float | None = None,
     ) -> None: ...

@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from kafkawire.protocol.error_codes import BrokerError
@@ -108,13 +108,20 @@ def retrying(
 ) -> Flow[T]:
     """Run the flow ``attempt()``; after a lost connection, a timeout or a retriable broker
     error, back off (doubling up to ``backoff_max``), run ``refresh()`` (a metadata refresh:
-    the leader may have moved) and try again, ``retries`` times at most."""
+    the leader may have moved) and try again, ``retries`` times at most. An error that already
+    ended its own retries (an inner flow's) is not retried again: retries never multiply."""
+    start = time.monotonic()
     for tries in range(retries + 1):
         try:
             return (yield from attempt())
         except (BrokerConnectionError, RequestTimeoutError) as exc:
+            if getattr(exc, "exhausted", False):
+                raise
             if tries == retries:
-                raise type(exc)(f"{what}: {exc} (after {tries + 1} attempts)") from None
+                elapsed = time.monotonic() - start
+                error = type(exc)(f"{what}: {exc} (after {tries + 1} attempts in {elapsed:.1f} s)")
+                error.exhausted = True  # type: ignore[attr-defined]
+                raise error from None
         except BrokerError as exc:
             if not exc.retriable or tries == retries:
                 raise
@@ -124,6 +131,163 @@ def retrying(
             with contextlib.suppress(ClientError, BrokerError):
                 yield from refresh()
     raise AssertionError("unreachable")
+
+
+def within(flow: Flow[T], seconds: float | None, what: str) -> Flow[T]:
+    """``flow`` given at most ``seconds`` (None: its own retries bound it). Each call's
+    timeout, each backoff and each Wait is cut to the time left; a flow that still asks once
+    the time is gone is closed and the call fails with RequestTimeoutError, which says the
+    elapsed time, how many requests failed and the last failure (with its address)."""
+    if seconds is None:
+        return (yield from flow)
+    start = time.monotonic()
+    end = start + max(0.0, seconds)
+    outcome: Any = None
+    failures: list[BaseException] = []
+    while True:
+        try:
+            if isinstance(outcome, BaseException):
+                effect = flow.throw(outcome)
+            else:
+                effect = flow.send(outcome)
+        except StopIteration as stop:
+            return stop.value
+        except (BrokerConnectionError, RequestTimeoutError) as exc:
+            if time.monotonic() < end or getattr(exc, "exhausted", False):
+                raise
+            failures.append(exc)  # a call cut at the deadline: the deadline is the news
+            raise _overdue(what, seconds, start, failures) from None
+        left = end - time.monotonic()
+        if left <= 0:
+            flow.close()
+            raise _overdue(what, seconds, start, failures)
+        effect = cut(effect, left)
+        try:
+            outcome = yield effect
+        except Exception as exc:  # a call's failure: the flow's to handle
+            outcome = exc
+        failures.extend(_failures(effect, outcome))
+
+
+def cut(effect: Effect, left: float) -> Effect:
+    """``effect`` with its waiting cut to ``left`` seconds."""
+    if isinstance(effect, Call):
+        return replace(effect, timeout=min(effect.timeout, left))
+    if isinstance(effect, Gather):
+        return Gather([replace(c, timeout=min(c.timeout, left)) for c in effect.calls])
+    if isinstance(effect, Sleep):
+        return Sleep(min(effect.seconds, left))
+    if isinstance(effect, Start):
+        return Start(replace(effect.call, timeout=min(effect.call.timeout, left)))
+    if isinstance(effect, Wait):
+        return Wait(effect.tickets, min(effect.timeout, left))
+    return effect
+
+
+def _failures(effect: Effect, outcome: Any) -> list[BaseException]:
+    if isinstance(effect, Call):
+        outcome = [outcome]
+    elif isinstance(effect, Wait):
+        outcome = list(outcome.values()) if isinstance(outcome, dict) else []
+    elif not isinstance(effect, Gather):
+        return []
+    return [o for o in outcome if isinstance(o, (ClientError, BrokerError))]
+
+
+def _overdue(what: str, seconds: float, start: float, failures: list) -> RequestTimeoutError:
+    elapsed = time.monotonic() - start
+    message = f"{what}: not done in {seconds:g} s (gave up after {elapsed:.2f} s"
+    if failures:
+        count = len(failures)
+        message += f"; {count} request{'' if count == 1 else 's'} failed, the last: {failures[-1]}"
+    error = RequestTimeoutError(message + ")")
+    error.exhausted = True  # type: ignore[attr-defined]
+    return error
+
+
+class Continued:
+    """A flow run a slice at a time, across calls: ``advance(seconds)`` drives it until it
+    ends or the slice is used up, and the calls it has made stay in flight in between (a
+    group join that takes longer than one ``poll``). ``seconds`` is the whole time it may
+    take, over every slice: then it fails as ``within`` fails a flow."""
+
+    def __init__(self, flow: Flow[Any], what: str, seconds: float | None) -> None:
+        self._flow = within(flow, seconds, what)
+        self._effect: Effect | None = None
+        self._tickets: list = []  # the current Call's or Gather's, in order
+        self._outcomes: dict = {}
+        self._wake_at: float | None = None  # the current Sleep's end
+        self.finished = False
+        self.result: Any = None
+
+    def advance(self, seconds: float | None) -> Flow[bool]:
+        """Drive the flow for up to ``seconds`` (None: to its end); whether it has ended
+        (``result`` holds its value; its error is raised)."""
+        end = None if seconds is None else time.monotonic() + seconds
+        if self._effect is None:
+            self._step(None, first=True)
+        while not self.finished:
+            effect = self._effect
+            left = None if end is None else end - time.monotonic()
+            if isinstance(effect, Sleep):
+                if self._wake_at is None:
+                    self._wake_at = time.monotonic() + effect.seconds
+                nap = self._wake_at - time.monotonic()
+                if nap > 0:
+                    if left is not None and left <= 0:
+                        return False
+                    yield Sleep(nap if left is None else min(nap, left))
+                    continue
+                self._wake_at = None
+                self._step(None)
+            elif isinstance(effect, (Call, Gather)):
+                calls = calls_of(effect)
+                if not self._tickets and calls:
+                    for call in calls:
+                        self._tickets.append((yield Start(call)))
+                waiting = [t for t in self._tickets if t not in self._outcomes]
+                if waiting:
+                    if left is not None and left <= 0:
+                        return False
+                    self._outcomes.update((yield Wait(waiting, _FOREVER if left is None else left)))
+                    continue
+                outcomes = [self._outcomes[t] for t in self._tickets]
+                self._tickets, self._outcomes = [], {}
+                self._resume(effect, outcomes)
+            else:
+                self._step(TypeError(f"a continued flow yielded {effect!r}"))
+        return True
+
+    def _resume(self, effect: Effect, outcomes: list) -> None:
+        try:
+            self._effect = resume(self._flow, effect, outcomes)
+        except StopIteration as stop:
+            self.finished, self.result = True, stop.value
+        except BaseException:
+            self.finished = True
+            raise
+
+    def _step(self, outcome: Any, *, first: bool = False) -> None:
+        try:
+            if first:
+                self._effect = next(self._flow)
+            elif isinstance(outcome, BaseException):
+                self._effect = self._flow.throw(outcome)
+            else:
+                self._effect = self._flow.send(outcome)
+        except StopIteration as stop:
+            self.finished, self.result = True, stop.value
+        except BaseException:
+            self.finished = True
+            raise
+
+    def close(self) -> None:
+        """Give the flow up (its calls in flight are left to end unread)."""
+        self._flow.close()
+        self.finished = True
+
+
+_FOREVER = 86400.0 * 365  # a Wait with no end: a year
 
 
 class Deadline:

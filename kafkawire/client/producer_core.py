@@ -109,6 +109,24 @@ class NeedTopic(Exception):
     (``topic_flow``) and appends again."""
 
 
+@dataclass(slots=True)
+class _Held:
+    """A record sent before its topic's partitions were known: ``stand_in`` (a batch of one,
+    tp (topic, -1)) is what its future watches until the record is placed (then the real
+    batch's outcome is copied to it, ``_stand_in_done``) or the topic cannot be had."""
+
+    stand_in: ProducerBatch
+    value: Any
+    key: Any
+    headers: Any
+    partition: int | None
+    timestamp: int
+
+
+def _stand_in_done(_):  # a marker in a batch's callbacks: see ProducerCore._finish
+    raise AssertionError("a stand-in's outcome is copied by ProducerCore._finish")
+
+
 class ProducerCore:
     def __init__(
         self,
@@ -147,6 +165,9 @@ class ProducerCore:
         self._drain_waiters: list[_Job] = []
         self._jobs: set[_Job] = set()
         self._callbacks: list = []
+        self._held: dict[str, list[_Held]] = {}  # topic -> records waiting for its metadata
+        self._placing = False  # held records go to their batches: the buffer was counted
+        self._last_failure: BaseException | None = None  # of a job's call
         self._metadata_job = False
         self._metadata_due = False
         self._metadata_at = time.monotonic()
@@ -171,7 +192,9 @@ class ProducerCore:
         """Put one record in its partition's open batch; its future (``record_future``:
         ``signal`` is the blocking face's Condition, None for an awaitable).
 
-        :raises NeedTopic: the topic's partitions are not known yet.
+        A record for a topic whose partitions are not known yet is held (``_hold``): send
+        never waits on the network.
+
         :raises BufferFullError: no room: the caller waits for some, then sends again."""
         if partition is None and self.fast:
             future = append_fast(self.topics, topic, value, key, headers, timestamp, signal)
@@ -216,16 +239,17 @@ class ProducerCore:
             raise self.fatal
         if self._refused is not None and (refused := self.refusal()) is not None:
             raise refused
-        if self.txn_state != NO_TRANSACTIONS and self.txn_state != IN_TRANSACTION:
+        placing = self._placing  # a held record was in its transaction when it was sent
+        if self.txn_state != NO_TRANSACTIONS and self.txn_state != IN_TRANSACTION and not placing:
             raise TransactionStateError(_not_in_transaction(self.txn_state))
         t = self.topics.get(topic)
         if t is None:
-            raise NeedTopic(topic)
+            return self._hold(topic, value, key, headers, partition, timestamp)
         count = len(t.queues)
         if partition is None:
             if key is None or self._keyless == "random":
                 return self._append_keyless(t, value, key, headers, timestamp)
-            partition = (self._hash(key) & 0x7FFFFFFF) % count
+            partition = self._partition_of(key, count)
         elif not 0 <= partition < count:
             raise UnknownTopicOrPartitionError(
                 f"topic {topic!r} has {count} partitions: no partition {partition}"
@@ -240,6 +264,12 @@ class ProducerCore:
         b.count = index + 1
         return b, index, timestamp
 
+    def _partition_of(self, key: bytes, count: int) -> int:
+        """The partition of a key: murmur2's hash with its sign bit cleared (Java's), or the
+        unsigned CRC32 (librdkafka's consistent partitioners), modulo the count."""
+        hashed = self._hash(key)
+        return ((hashed & 0x7FFFFFFF) if self._hash is murmur2 else hashed) % count
+
     def _append_keyless(self, t: Topic, value, key, headers, timestamp):
         """Records without a key (any record, with the random partitioner). Sticky: they fill
         one partition's batch, then go on to another partition (Java's and librdkafka's
@@ -248,7 +278,7 @@ class ProducerCore:
             timestamp = time.time_ns() // 1000000
         count = len(t.queues)
         if self._keyless == "hash":  # murmur2 / consistent: as an empty key
-            q = t.queues[(self._hash(b"") & 0x7FFFFFFF) % count]
+            q = t.queues[self._partition_of(b"", count)]
         elif self._keyless == "random":
             q = t.queues[random.randrange(count)]
         else:
@@ -278,6 +308,8 @@ class ProducerCore:
         room = c.buffer_bytes - self.buffered - self.reserved
         if old is not None:  # its reservation becomes its size below
             room += old.accounted - old.builder.size_in_bytes
+        if self._placing:  # a held record: its room was taken when it was sent
+            room = max(room, c.batch_size)
         if room <= 0:
             raise BufferFullError(
                 f"the producer's buffer holds {c.buffer_bytes - room} bytes "
@@ -347,7 +379,101 @@ class ProducerCore:
 
     def unfinished(self) -> list[ProducerBatch]:
         """Every batch not finished now (a flush waits for these)."""
-        return [b for q in self.queues.values() for b in q.batches] + list(self.sent)
+        held = [h.stand_in for records in self._held.values() for h in records]
+        return [b for q in self.queues.values() for b in q.batches] + list(self.sent) + held
+
+    # ---- records held for their topic's metadata --------------------------------------------
+
+    def _hold(self, topic: str, value, key, headers, partition, timestamp):
+        """Keep a record for a topic whose partitions are unknown, in send order, and ask for
+        them (once per topic) on the sender; the record's stand-in batch, as ``_append``."""
+        if timestamp is None:
+            timestamp = time.time_ns() // 1000000
+        c = self.config
+        # what can be checked without the topic is checked now, as for any record: the kinds
+        # of value, key and headers, and the size (the record alone, as a batch)
+        trial = BatchBuilder(compression=c.compression, max_bytes=c.batch_size)
+        trial.append(value, key=key, timestamp=timestamp, headers=headers)
+        size = trial.size_in_bytes
+        if size > c.message_max_bytes:
+            raise RecordTooLargeError(
+                f"a record of {size} bytes (as a batch) for {topic} is larger than "
+                f"message.max.bytes ({c.message_max_bytes}); it was not sent"
+            )
+        if self.buffered + self.reserved + size > c.buffer_bytes and self.buffered:
+            raise BufferFullError(
+                f"the producer's buffer holds {self.buffered + self.reserved} bytes "
+                f"(queue.buffering.max.kbytes {c.buffer_bytes // 1024})"
+            )
+        now = time.monotonic()
+        stand_in = ProducerBatch(
+            TopicPartition(topic, -1), None, None, 1, now, now + c.delivery_timeout
+        )
+        stand_in.accounted = size
+        self.buffered += size
+        held = self._held.get(topic)
+        if held is None:
+            held = self._held[topic] = []
+            self.start_job(self.topic_flow(topic), partial(self._topic_known, topic))
+        held.append(_Held(stand_in, value, key, headers, partition, timestamp))
+        return stand_in, 0, timestamp
+
+    def _topic_known(self, topic: str, _count, error: BaseException | None) -> None:
+        """The topic's metadata came (``topic_flow`` registered its partitions) or cannot be
+        had: the held records go to their partitions' batches, in send order, or fail."""
+        for h in self._held.pop(topic, []):
+            if h.stand_in.state == DONE:  # expired meanwhile
+                continue
+            self.buffered -= h.stand_in.accounted
+            h.stand_in.accounted = 0
+            if error is None:
+                self._placing = True
+                try:
+                    b, index, _ = self._append(
+                        topic, h.value, h.key, h.headers, h.partition, h.timestamp
+                    )
+                except (ClientError, BrokerError, TransactionStateError) as exc:
+                    self._settle_stand_in(h.stand_in, error=exc)
+                    continue
+                finally:
+                    self._placing = False
+                h.stand_in.tp = b.tp
+                if b.callbacks is None:
+                    b.callbacks = []
+                b.callbacks.append((_stand_in_done, (h.stand_in, index)))
+            else:
+                self._settle_stand_in(h.stand_in, error=error)
+        self._notify()
+
+    def _settle_stand_in(
+        self, stand_in: ProducerBatch, base_offset=-1, log_append_time=-1, error=None
+    ):
+        self.buffered -= stand_in.accounted
+        stand_in.accounted = 0
+        self._callbacks.extend(stand_in.finish(base_offset, log_append_time, error))
+        self._notify()
+
+    def _fail_held(self, error: BaseException) -> None:
+        for topic, records in self._held.items():
+            for h in records:
+                if h.stand_in.state != DONE:
+                    self._settle_stand_in(h.stand_in, error=error)
+            self._held[topic] = []  # the topic's job may still be under way: it finds none
+
+    def _expire_held(self, now: float) -> None:
+        for records in self._held.values():
+            for h in records:
+                if h.stand_in.deadline <= now and h.stand_in.state != DONE:
+                    tp = h.stand_in.tp
+                    self._settle_stand_in(
+                        h.stand_in,
+                        error=DeliveryTimeoutError(
+                            f"a record for {tp.topic} was not acknowledged within "
+                            f"delivery.timeout.ms ({self.config.delivery_timeout * 1000:g} ms): "
+                            "the topic's partitions could not be had"
+                            + ("" if self._last_failure is None else f" ({self._last_failure})")
+                        ),
+                    )
 
     def begin_flush(self) -> None:
         self.flushing += 1
@@ -441,6 +567,9 @@ class ProducerCore:
                 at = min(at, q.batches[0].deadline)
         for job in self._sleeping:
             at = min(at, job.wake_at)
+        for records in self._held.values():
+            if records:
+                at = min(at, records[0].stand_in.deadline)
         if self.topics:
             at = min(at, self._metadata_at + _METADATA_MAX_AGE)
             if self._metadata_due:
@@ -464,6 +593,8 @@ class ProducerCore:
             self._refresh_metadata()
 
     def _drained(self) -> bool:
+        if any(self._held.values()):
+            return False
         return not self.sent and not any(q.batches for q in self.queues.values())
 
     def run_callbacks(self) -> None:
@@ -489,6 +620,8 @@ class ProducerCore:
         self.wake()
 
     def _step(self, job: _Job, outcome) -> None:
+        if isinstance(outcome, ClientError):
+            self._last_failure = outcome  # what held records that expire were waiting on
         try:
             if isinstance(outcome, BaseException):
                 effect = job.flow.throw(outcome)
@@ -534,21 +667,17 @@ class ProducerCore:
         give_up = time.monotonic() + self.config.topic_metadata_wait
         backoff = self.core.config.retry_backoff
         while True:
-            try:
-                answer = yield from self.core.metadata([topic])
-                info = answer.topics.get(topic)
-                code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION if info is None else info.error_code
-                if code == 0 and info.partitions:
-                    self._known(info)
-                    return len(info.partitions)
-                error = error_class(code)(f"topic {topic!r}") if code else None
-                if error is not None and not error.retriable:
-                    raise error
-            except REFUSALS:
-                raise
-            except ClientError:
-                if time.monotonic() >= give_up:
-                    raise
+            # a cluster that cannot be reached fails at once (after the metadata's own
+            # retries): the wait below is for a topic the brokers do not know yet
+            answer = yield from self.core.metadata([topic])
+            info = answer.topics.get(topic)
+            code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION if info is None else info.error_code
+            if code == 0 and info.partitions:
+                self._known(info)
+                return len(info.partitions)
+            error = error_class(code)(f"topic {topic!r}") if code else None
+            if error is not None and not error.retriable:
+                raise error
             if time.monotonic() >= give_up:
                 raise UnknownTopicOrPartitionError(
                     f"topic {topic!r} is not in the cluster after "
@@ -819,6 +948,8 @@ class ProducerCore:
         )
 
     def _expire(self, now: float) -> None:
+        if self._held:
+            self._expire_held(now)
         for q in self.queues.values():
             while q.batches and q.batches[0].deadline <= now and q.batches[0].state == QUEUED:
                 b = q.batches.popleft()
@@ -843,7 +974,13 @@ class ProducerCore:
             self._reset_identity = True
         if error is not None and self.txn_state != NO_TRANSACTIONS and self.txn_error is None:
             self.txn_error = error
-        self._callbacks.extend(b.finish(base_offset, log_append_time, error))
+        for fn, future in b.finish(base_offset, log_append_time, error):
+            if fn is _stand_in_done:  # a held record placed in ``b``: its outcome is its own
+                stand_in, index = future
+                offset = -1 if base_offset < 0 else base_offset + index
+                self._callbacks.extend(stand_in.finish(offset, log_append_time, error))
+            else:
+                self._callbacks.append((fn, future))
         self._notify()
 
     def fail_all(self, error: BaseException, *, stopped: bool = False) -> None:
@@ -856,6 +993,7 @@ class ProducerCore:
         for q in self.queues.values():
             for b in list(q.batches):
                 self._finish(b, error=error)
+        self._fail_held(error)
         if stopped:
             for b in list(self.sent):
                 self._finish(b, error=error)
@@ -1006,6 +1144,7 @@ class ProducerCore:
         for q in self.queues.values():  # what is not in flight is dropped
             for b in [b for b in q.batches if b.state == QUEUED]:
                 self._finish(b, error=aborted)
+        self._fail_held(aborted)
         self.flushing += 1
         try:
             yield _Drained()

@@ -11,7 +11,6 @@ import json
 import subprocess
 import sys
 import uuid
-import zlib
 from pathlib import Path
 
 import pytest
@@ -84,18 +83,6 @@ def test_a_confluent_kafka_program_runs_unchanged_on_kafkawire(broker, tmp_path)
     assert messages(ours) == messages(theirs)
     # in the same places: keys hashed as librdkafka hashes them (its default partitioner,
     # consistent_random: CRC32 of the key modulo the partition count), so the same offsets
-    placed = {row[3]: row[1] for row in theirs["consumed"]}
-    misplaced = {row[3]: row[1] for row in ours["consumed"] if placed[row[3]] != row[1]}
-    if misplaced and all(
-        zlib.crc32(key.encode()) >= 1 << 31
-        and partition == (zlib.crc32(key.encode()) & 0x7FFFFFFF) % PARTITIONS
-        for key, partition in misplaced.items()
-    ):
-        pytest.xfail(
-            "kafkawire's producer core masks the CRC32 with 0x7FFFFFFF (as murmur2's) before "
-            f"the modulo: keys {sorted(misplaced)} go elsewhere than librdkafka puts them "
-            "(producer_core.ProducerCore._append)"
-        )
     assert without_topic(ours["delivered"]) == without_topic(theirs["delivered"])
     assert without_topic(ours["consumed"]) == without_topic(theirs["consumed"])
 

@@ -177,7 +177,7 @@ def test_list_topics_gives_up_at_its_timeout(face):
     nobody = f"127.0.0.1:{free_port()}"  # refuses connections: the retries go on and on
     with make_consumer(face, nobody, retries=1000) as c:
         started = time.monotonic()
-        with pytest.raises(RequestTimeoutError, match=r"list_topics: not done within .* 1 s"):
+        with pytest.raises(RequestTimeoutError, match=r"list_topics: not done in 1 s"):
             c.list_topics(timeout=1.0)
         assert time.monotonic() - started < 10
 

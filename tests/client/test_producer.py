@@ -303,6 +303,11 @@ def test_bad_records_are_refused_alone(cluster, admin, face):
             producer.send(topic, 12345, partition=0)
         with pytest.raises(EncodeError, match="key must be bytes-like"):
             producer.send(topic, b"v", key=3.5)
+        # the topic's partitions are not known yet: send does not wait for them, the future
+        # fails; once they are known, send raises at once
+        with pytest.raises(UnknownTopicOrPartitionError, match="no partition 4"):
+            producer.send(topic, b"v", partition=4).result(20)
+        producer.partitions_for(topic)
         with pytest.raises(UnknownTopicOrPartitionError, match="no partition 4"):
             producer.send(topic, b"v", partition=4)
         after = producer.send(topic, b"b", partition=0)
@@ -315,8 +320,10 @@ def test_unknown_topic_is_a_clear_error(cluster, face):
     config = {"topic.metadata.propagation.max.ms": 1500}
     with make_producer(face, cluster.bootstrap, config=config) as producer:
         started = time.monotonic()
+        future = producer.send(f"missing-{uuid.uuid4().hex[:8]}", b"v")
+        assert time.monotonic() - started < 1  # send never waits for the topic
         with pytest.raises(UnknownTopicOrPartitionError, match=r"not in the cluster after 1\.5 s"):
-            producer.send(f"missing-{uuid.uuid4().hex[:8]}", b"v")
+            future.result(10)
         assert time.monotonic() - started < 10
 
 

@@ -55,9 +55,9 @@ class BlockingAsyncClient:
             except StopAsyncIteration:
                 return
 
-    def close(self) -> None:
+    def close(self, *args, **kwargs) -> None:
         try:
-            self._wait(self._client.close())
+            self._wait(self._client.close(*args, **kwargs))
         finally:
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(5)
