@@ -4799,9 +4799,9 @@ class ShareAcknowledgeRequest(Message):
     schema_name = 'ShareAcknowledgeRequest'
     message_type = 'request'
     api_key = 79
-    valid_versions = range(0, 1)
+    valid_versions = range(0, 2)
     flexible_versions = range(0, 32768)
-    latest_version = None
+    latest_version = 1
 
     class AcknowledgementBatch(Struct):
         __slots__ = ('first_offset', 'last_offset', 'acknowledge_types', '_unknown_tagged_fields')
@@ -4844,9 +4844,9 @@ class ShareAcknowledgeResponse(Message):
     schema_name = 'ShareAcknowledgeResponse'
     message_type = 'response'
     api_key = 79
-    valid_versions = range(0, 1)
+    valid_versions = range(0, 2)
     flexible_versions = range(0, 32768)
-    latest_version = 0
+    latest_version = 1
 
     class LeaderIdAndEpoch(Struct):
         __slots__ = ('leader_id', 'leader_epoch', '_unknown_tagged_fields')
@@ -4898,13 +4898,13 @@ class ShareAcknowledgeResponse(Message):
 
 
 class ShareFetchRequest(Message):
-    __slots__ = ('group_id', 'member_id', 'share_session_epoch', 'max_wait_ms', 'min_bytes', 'max_bytes', 'topics', 'forgotten_topics_data', '_unknown_tagged_fields')
+    __slots__ = ('group_id', 'member_id', 'share_session_epoch', 'max_wait_ms', 'min_bytes', 'max_bytes', 'max_records', 'batch_size', 'topics', 'forgotten_topics_data', '_unknown_tagged_fields')
     schema_name = 'ShareFetchRequest'
     message_type = 'request'
     api_key = 78
-    valid_versions = range(0, 1)
+    valid_versions = range(0, 2)
     flexible_versions = range(0, 32768)
-    latest_version = None
+    latest_version = 1
 
     class AcknowledgementBatch(Struct):
         __slots__ = ('first_offset', 'last_offset', 'acknowledge_types', '_unknown_tagged_fields')
@@ -4944,26 +4944,28 @@ class ShareFetchRequest(Message):
             self._unknown_tagged_fields = None
 
 
-    def __init__(self, *, group_id=None, member_id='', share_session_epoch=0, max_wait_ms=0, min_bytes=0, max_bytes=2147483647, topics=UNSET, forgotten_topics_data=UNSET):
+    def __init__(self, *, group_id=None, member_id='', share_session_epoch=0, max_wait_ms=0, min_bytes=0, max_bytes=2147483647, max_records=0, batch_size=0, topics=UNSET, forgotten_topics_data=UNSET):
         self.group_id = group_id
         self.member_id = member_id
         self.share_session_epoch = share_session_epoch
         self.max_wait_ms = max_wait_ms
         self.min_bytes = min_bytes
         self.max_bytes = max_bytes
+        self.max_records = max_records
+        self.batch_size = batch_size
         self.topics = [] if topics is UNSET else topics
         self.forgotten_topics_data = [] if forgotten_topics_data is UNSET else forgotten_topics_data
         self._unknown_tagged_fields = None
 
 
 class ShareFetchResponse(Message):
-    __slots__ = ('throttle_time_ms', 'error_code', 'error_message', 'responses', 'node_endpoints', '_unknown_tagged_fields')
+    __slots__ = ('throttle_time_ms', 'error_code', 'error_message', 'acquisition_lock_timeout_ms', 'responses', 'node_endpoints', '_unknown_tagged_fields')
     schema_name = 'ShareFetchResponse'
     message_type = 'response'
     api_key = 78
-    valid_versions = range(0, 1)
+    valid_versions = range(0, 2)
     flexible_versions = range(0, 32768)
-    latest_version = 0
+    latest_version = 1
 
     class LeaderIdAndEpoch(Struct):
         __slots__ = ('leader_id', 'leader_epoch', '_unknown_tagged_fields')
@@ -5019,10 +5021,11 @@ class ShareFetchResponse(Message):
             self._unknown_tagged_fields = None
 
 
-    def __init__(self, *, throttle_time_ms=0, error_code=0, error_message=None, responses=UNSET, node_endpoints=UNSET):
+    def __init__(self, *, throttle_time_ms=0, error_code=0, error_message=None, acquisition_lock_timeout_ms=0, responses=UNSET, node_endpoints=UNSET):
         self.throttle_time_ms = throttle_time_ms
         self.error_code = error_code
         self.error_message = error_message
+        self.acquisition_lock_timeout_ms = acquisition_lock_timeout_ms
         self.responses = [] if responses is UNSET else responses
         self.node_endpoints = [] if node_endpoints is UNSET else node_endpoints
         self._unknown_tagged_fields = None
@@ -5033,9 +5036,9 @@ class ShareGroupDescribeRequest(Message):
     schema_name = 'ShareGroupDescribeRequest'
     message_type = 'request'
     api_key = 77
-    valid_versions = range(0, 1)
+    valid_versions = range(0, 2)
     flexible_versions = range(0, 32768)
-    latest_version = None
+    latest_version = 1
 
     def __init__(self, *, group_ids=UNSET, include_authorized_operations=False):
         self.group_ids = [] if group_ids is UNSET else group_ids
@@ -5048,9 +5051,9 @@ class ShareGroupDescribeResponse(Message):
     schema_name = 'ShareGroupDescribeResponse'
     message_type = 'response'
     api_key = 77
-    valid_versions = range(0, 1)
+    valid_versions = range(0, 2)
     flexible_versions = range(0, 32768)
-    latest_version = 0
+    latest_version = 1
 
     class TopicPartitions(Struct):
         __slots__ = ('topic_id', 'topic_name', 'partitions', '_unknown_tagged_fields')
@@ -5111,9 +5114,9 @@ class ShareGroupHeartbeatRequest(Message):
     schema_name = 'ShareGroupHeartbeatRequest'
     message_type = 'request'
     api_key = 76
-    valid_versions = range(0, 1)
+    valid_versions = range(0, 2)
     flexible_versions = range(0, 32768)
-    latest_version = None
+    latest_version = 1
 
     def __init__(self, *, group_id='', member_id='', member_epoch=0, rack_id=None, subscribed_topic_names=None):
         self.group_id = group_id
@@ -5129,9 +5132,9 @@ class ShareGroupHeartbeatResponse(Message):
     schema_name = 'ShareGroupHeartbeatResponse'
     message_type = 'response'
     api_key = 76
-    valid_versions = range(0, 1)
+    valid_versions = range(0, 2)
     flexible_versions = range(0, 32768)
-    latest_version = 0
+    latest_version = 1
 
     class TopicPartitions(Struct):
         __slots__ = ('topic_id', 'partitions', '_unknown_tagged_fields')
@@ -7885,173 +7888,176 @@ SaslHandshakeResponse._kw_fields = (
     Field('Mechanisms', 'mechanisms', ARRAY, STRING, None, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareAcknowledgeRequest.AcknowledgementBatch._kw_fields = (
-    Field('FirstOffset', 'first_offset', INT64, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('LastOffset', 'last_offset', INT64, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('AcknowledgeTypes', 'acknowledge_types', ARRAY, INT8, None, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('FirstOffset', 'first_offset', INT64, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('LastOffset', 'last_offset', INT64, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('AcknowledgeTypes', 'acknowledge_types', ARRAY, INT8, None, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareAcknowledgeRequest.AcknowledgePartition._kw_fields = (
-    Field('PartitionIndex', 'partition_index', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('AcknowledgementBatches', 'acknowledgement_batches', ARRAY, STRUCT, ShareAcknowledgeRequest.AcknowledgementBatch, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('PartitionIndex', 'partition_index', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('AcknowledgementBatches', 'acknowledgement_batches', ARRAY, STRUCT, ShareAcknowledgeRequest.AcknowledgementBatch, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareAcknowledgeRequest.AcknowledgeTopic._kw_fields = (
-    Field('TopicId', 'topic_id', UUID, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, ZERO_UUID),
-    Field('Partitions', 'partitions', ARRAY, STRUCT, ShareAcknowledgeRequest.AcknowledgePartition, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('TopicId', 'topic_id', UUID, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, ZERO_UUID),
+    Field('Partitions', 'partitions', ARRAY, STRUCT, ShareAcknowledgeRequest.AcknowledgePartition, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareAcknowledgeRequest._kw_fields = (
-    Field('GroupId', 'group_id', STRING, 0, None, (0, 0), (0, 0), -1, (1, 0), None, False, None),
-    Field('MemberId', 'member_id', STRING, 0, None, (0, 0), (0, 0), -1, (1, 0), None, False, ''),
-    Field('ShareSessionEpoch', 'share_session_epoch', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('Topics', 'topics', ARRAY, STRUCT, ShareAcknowledgeRequest.AcknowledgeTopic, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('GroupId', 'group_id', STRING, 0, None, (0, 1), (0, 1), -1, (1, 0), None, False, None),
+    Field('MemberId', 'member_id', STRING, 0, None, (0, 1), (0, 1), -1, (1, 0), None, False, ''),
+    Field('ShareSessionEpoch', 'share_session_epoch', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('Topics', 'topics', ARRAY, STRUCT, ShareAcknowledgeRequest.AcknowledgeTopic, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareAcknowledgeResponse.LeaderIdAndEpoch._kw_fields = (
-    Field('LeaderId', 'leader_id', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('LeaderEpoch', 'leader_epoch', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
+    Field('LeaderId', 'leader_id', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('LeaderEpoch', 'leader_epoch', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
 )
 ShareAcknowledgeResponse.PartitionData._kw_fields = (
-    Field('PartitionIndex', 'partition_index', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('ErrorCode', 'error_code', INT16, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('ErrorMessage', 'error_message', STRING, 0, None, (0, 0), (0, 0), -1, (1, 0), None, False, None),
-    Field('CurrentLeader', 'current_leader', STRUCT, 0, ShareAcknowledgeResponse.LeaderIdAndEpoch, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('PartitionIndex', 'partition_index', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('ErrorCode', 'error_code', INT16, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('ErrorMessage', 'error_message', STRING, 0, None, (0, 1), (0, 1), -1, (1, 0), None, False, None),
+    Field('CurrentLeader', 'current_leader', STRUCT, 0, ShareAcknowledgeResponse.LeaderIdAndEpoch, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareAcknowledgeResponse.ShareAcknowledgeTopicResponse._kw_fields = (
-    Field('TopicId', 'topic_id', UUID, 0, None, (0, 0), (1, 0), -1, (1, 0), None, True, ZERO_UUID),
-    Field('Partitions', 'partitions', ARRAY, STRUCT, ShareAcknowledgeResponse.PartitionData, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('TopicId', 'topic_id', UUID, 0, None, (0, 1), (1, 0), -1, (1, 0), None, True, ZERO_UUID),
+    Field('Partitions', 'partitions', ARRAY, STRUCT, ShareAcknowledgeResponse.PartitionData, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareAcknowledgeResponse.NodeEndpoint._kw_fields = (
-    Field('NodeId', 'node_id', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('Host', 'host', STRING, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, ''),
-    Field('Port', 'port', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('Rack', 'rack', STRING, 0, None, (0, 0), (0, 0), -1, (1, 0), None, False, None),
+    Field('NodeId', 'node_id', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('Host', 'host', STRING, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, ''),
+    Field('Port', 'port', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('Rack', 'rack', STRING, 0, None, (0, 1), (0, 1), -1, (1, 0), None, False, None),
 )
 ShareAcknowledgeResponse._kw_fields = (
-    Field('ThrottleTimeMs', 'throttle_time_ms', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, True, 0),
-    Field('ErrorCode', 'error_code', INT16, 0, None, (0, 0), (1, 0), -1, (1, 0), None, True, 0),
-    Field('ErrorMessage', 'error_message', STRING, 0, None, (0, 0), (0, 0), -1, (1, 0), None, False, None),
-    Field('Responses', 'responses', ARRAY, STRUCT, ShareAcknowledgeResponse.ShareAcknowledgeTopicResponse, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
-    Field('NodeEndpoints', 'node_endpoints', ARRAY, STRUCT, ShareAcknowledgeResponse.NodeEndpoint, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('ThrottleTimeMs', 'throttle_time_ms', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, True, 0),
+    Field('ErrorCode', 'error_code', INT16, 0, None, (0, 1), (1, 0), -1, (1, 0), None, True, 0),
+    Field('ErrorMessage', 'error_message', STRING, 0, None, (0, 1), (0, 1), -1, (1, 0), None, False, None),
+    Field('Responses', 'responses', ARRAY, STRUCT, ShareAcknowledgeResponse.ShareAcknowledgeTopicResponse, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('NodeEndpoints', 'node_endpoints', ARRAY, STRUCT, ShareAcknowledgeResponse.NodeEndpoint, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareFetchRequest.AcknowledgementBatch._kw_fields = (
-    Field('FirstOffset', 'first_offset', INT64, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('LastOffset', 'last_offset', INT64, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('AcknowledgeTypes', 'acknowledge_types', ARRAY, INT8, None, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('FirstOffset', 'first_offset', INT64, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('LastOffset', 'last_offset', INT64, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('AcknowledgeTypes', 'acknowledge_types', ARRAY, INT8, None, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareFetchRequest.FetchPartition._kw_fields = (
-    Field('PartitionIndex', 'partition_index', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
+    Field('PartitionIndex', 'partition_index', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
     Field('PartitionMaxBytes', 'partition_max_bytes', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('AcknowledgementBatches', 'acknowledgement_batches', ARRAY, STRUCT, ShareFetchRequest.AcknowledgementBatch, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('AcknowledgementBatches', 'acknowledgement_batches', ARRAY, STRUCT, ShareFetchRequest.AcknowledgementBatch, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareFetchRequest.FetchTopic._kw_fields = (
-    Field('TopicId', 'topic_id', UUID, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, ZERO_UUID),
-    Field('Partitions', 'partitions', ARRAY, STRUCT, ShareFetchRequest.FetchPartition, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('TopicId', 'topic_id', UUID, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, ZERO_UUID),
+    Field('Partitions', 'partitions', ARRAY, STRUCT, ShareFetchRequest.FetchPartition, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareFetchRequest.ForgottenTopic._kw_fields = (
-    Field('TopicId', 'topic_id', UUID, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, ZERO_UUID),
-    Field('Partitions', 'partitions', ARRAY, INT32, None, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('TopicId', 'topic_id', UUID, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, ZERO_UUID),
+    Field('Partitions', 'partitions', ARRAY, INT32, None, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareFetchRequest._kw_fields = (
-    Field('GroupId', 'group_id', STRING, 0, None, (0, 0), (0, 0), -1, (1, 0), None, False, None),
-    Field('MemberId', 'member_id', STRING, 0, None, (0, 0), (0, 0), -1, (1, 0), None, False, ''),
-    Field('ShareSessionEpoch', 'share_session_epoch', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('MaxWaitMs', 'max_wait_ms', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('MinBytes', 'min_bytes', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('MaxBytes', 'max_bytes', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 2147483647),
-    Field('Topics', 'topics', ARRAY, STRUCT, ShareFetchRequest.FetchTopic, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
-    Field('ForgottenTopicsData', 'forgotten_topics_data', ARRAY, STRUCT, ShareFetchRequest.ForgottenTopic, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('GroupId', 'group_id', STRING, 0, None, (0, 1), (0, 1), -1, (1, 0), None, False, None),
+    Field('MemberId', 'member_id', STRING, 0, None, (0, 1), (0, 1), -1, (1, 0), None, False, ''),
+    Field('ShareSessionEpoch', 'share_session_epoch', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('MaxWaitMs', 'max_wait_ms', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('MinBytes', 'min_bytes', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('MaxBytes', 'max_bytes', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 2147483647),
+    Field('MaxRecords', 'max_records', INT32, 0, None, (1, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('BatchSize', 'batch_size', INT32, 0, None, (1, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('Topics', 'topics', ARRAY, STRUCT, ShareFetchRequest.FetchTopic, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('ForgottenTopicsData', 'forgotten_topics_data', ARRAY, STRUCT, ShareFetchRequest.ForgottenTopic, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareFetchResponse.LeaderIdAndEpoch._kw_fields = (
-    Field('LeaderId', 'leader_id', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('LeaderEpoch', 'leader_epoch', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
+    Field('LeaderId', 'leader_id', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('LeaderEpoch', 'leader_epoch', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
 )
 ShareFetchResponse.AcquiredRecords._kw_fields = (
-    Field('FirstOffset', 'first_offset', INT64, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('LastOffset', 'last_offset', INT64, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('DeliveryCount', 'delivery_count', INT16, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
+    Field('FirstOffset', 'first_offset', INT64, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('LastOffset', 'last_offset', INT64, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('DeliveryCount', 'delivery_count', INT16, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
 )
 ShareFetchResponse.PartitionData._kw_fields = (
-    Field('PartitionIndex', 'partition_index', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('ErrorCode', 'error_code', INT16, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('ErrorMessage', 'error_message', STRING, 0, None, (0, 0), (0, 0), -1, (1, 0), None, False, None),
-    Field('AcknowledgeErrorCode', 'acknowledge_error_code', INT16, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('AcknowledgeErrorMessage', 'acknowledge_error_message', STRING, 0, None, (0, 0), (0, 0), -1, (1, 0), None, False, None),
-    Field('CurrentLeader', 'current_leader', STRUCT, 0, ShareFetchResponse.LeaderIdAndEpoch, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
-    Field('Records', 'records', RECORDS, 0, None, (0, 0), (0, 0), -1, (1, 0), None, False, None),
-    Field('AcquiredRecords', 'acquired_records', ARRAY, STRUCT, ShareFetchResponse.AcquiredRecords, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('PartitionIndex', 'partition_index', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('ErrorCode', 'error_code', INT16, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('ErrorMessage', 'error_message', STRING, 0, None, (0, 1), (0, 1), -1, (1, 0), None, False, None),
+    Field('AcknowledgeErrorCode', 'acknowledge_error_code', INT16, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('AcknowledgeErrorMessage', 'acknowledge_error_message', STRING, 0, None, (0, 1), (0, 1), -1, (1, 0), None, False, None),
+    Field('CurrentLeader', 'current_leader', STRUCT, 0, ShareFetchResponse.LeaderIdAndEpoch, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('Records', 'records', RECORDS, 0, None, (0, 1), (0, 0), -1, (1, 0), None, False, None),
+    Field('AcquiredRecords', 'acquired_records', ARRAY, STRUCT, ShareFetchResponse.AcquiredRecords, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareFetchResponse.ShareFetchableTopicResponse._kw_fields = (
-    Field('TopicId', 'topic_id', UUID, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, ZERO_UUID),
-    Field('Partitions', 'partitions', ARRAY, STRUCT, ShareFetchResponse.PartitionData, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('TopicId', 'topic_id', UUID, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, ZERO_UUID),
+    Field('Partitions', 'partitions', ARRAY, STRUCT, ShareFetchResponse.PartitionData, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareFetchResponse.NodeEndpoint._kw_fields = (
-    Field('NodeId', 'node_id', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('Host', 'host', STRING, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, ''),
-    Field('Port', 'port', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('Rack', 'rack', STRING, 0, None, (0, 0), (0, 0), -1, (1, 0), None, False, None),
+    Field('NodeId', 'node_id', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('Host', 'host', STRING, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, ''),
+    Field('Port', 'port', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('Rack', 'rack', STRING, 0, None, (0, 1), (0, 1), -1, (1, 0), None, False, None),
 )
 ShareFetchResponse._kw_fields = (
-    Field('ThrottleTimeMs', 'throttle_time_ms', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('ErrorCode', 'error_code', INT16, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('ErrorMessage', 'error_message', STRING, 0, None, (0, 0), (0, 0), -1, (1, 0), None, False, None),
-    Field('Responses', 'responses', ARRAY, STRUCT, ShareFetchResponse.ShareFetchableTopicResponse, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
-    Field('NodeEndpoints', 'node_endpoints', ARRAY, STRUCT, ShareFetchResponse.NodeEndpoint, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('ThrottleTimeMs', 'throttle_time_ms', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('ErrorCode', 'error_code', INT16, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('ErrorMessage', 'error_message', STRING, 0, None, (0, 1), (0, 1), -1, (1, 0), None, False, None),
+    Field('AcquisitionLockTimeoutMs', 'acquisition_lock_timeout_ms', INT32, 0, None, (1, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('Responses', 'responses', ARRAY, STRUCT, ShareFetchResponse.ShareFetchableTopicResponse, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('NodeEndpoints', 'node_endpoints', ARRAY, STRUCT, ShareFetchResponse.NodeEndpoint, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareGroupDescribeRequest._kw_fields = (
-    Field('GroupIds', 'group_ids', ARRAY, STRING, None, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
-    Field('IncludeAuthorizedOperations', 'include_authorized_operations', BOOL, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, False),
+    Field('GroupIds', 'group_ids', ARRAY, STRING, None, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('IncludeAuthorizedOperations', 'include_authorized_operations', BOOL, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, False),
 )
 ShareGroupDescribeResponse.TopicPartitions._kw_fields = (
-    Field('TopicId', 'topic_id', UUID, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, ZERO_UUID),
-    Field('TopicName', 'topic_name', STRING, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, ''),
-    Field('Partitions', 'partitions', ARRAY, INT32, None, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('TopicId', 'topic_id', UUID, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, ZERO_UUID),
+    Field('TopicName', 'topic_name', STRING, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, ''),
+    Field('Partitions', 'partitions', ARRAY, INT32, None, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareGroupDescribeResponse.Assignment._kw_fields = (
-    Field('TopicPartitions', 'topic_partitions', ARRAY, STRUCT, ShareGroupDescribeResponse.TopicPartitions, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('TopicPartitions', 'topic_partitions', ARRAY, STRUCT, ShareGroupDescribeResponse.TopicPartitions, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareGroupDescribeResponse.Member._kw_fields = (
-    Field('MemberId', 'member_id', STRING, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, ''),
-    Field('RackId', 'rack_id', STRING, 0, None, (0, 0), (0, 0), -1, (1, 0), None, False, None),
-    Field('MemberEpoch', 'member_epoch', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('ClientId', 'client_id', STRING, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, ''),
-    Field('ClientHost', 'client_host', STRING, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, ''),
-    Field('SubscribedTopicNames', 'subscribed_topic_names', ARRAY, STRING, None, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
-    Field('Assignment', 'assignment', STRUCT, 0, ShareGroupDescribeResponse.Assignment, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('MemberId', 'member_id', STRING, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, ''),
+    Field('RackId', 'rack_id', STRING, 0, None, (0, 1), (0, 1), -1, (1, 0), None, False, None),
+    Field('MemberEpoch', 'member_epoch', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('ClientId', 'client_id', STRING, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, ''),
+    Field('ClientHost', 'client_host', STRING, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, ''),
+    Field('SubscribedTopicNames', 'subscribed_topic_names', ARRAY, STRING, None, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('Assignment', 'assignment', STRUCT, 0, ShareGroupDescribeResponse.Assignment, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareGroupDescribeResponse.DescribedGroup._kw_fields = (
-    Field('ErrorCode', 'error_code', INT16, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('ErrorMessage', 'error_message', STRING, 0, None, (0, 0), (0, 0), -1, (1, 0), None, False, None),
-    Field('GroupId', 'group_id', STRING, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, ''),
-    Field('GroupState', 'group_state', STRING, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, ''),
-    Field('GroupEpoch', 'group_epoch', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('AssignmentEpoch', 'assignment_epoch', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('AssignorName', 'assignor_name', STRING, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, ''),
-    Field('Members', 'members', ARRAY, STRUCT, ShareGroupDescribeResponse.Member, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
-    Field('AuthorizedOperations', 'authorized_operations', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, -2147483648),
+    Field('ErrorCode', 'error_code', INT16, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('ErrorMessage', 'error_message', STRING, 0, None, (0, 1), (0, 1), -1, (1, 0), None, False, None),
+    Field('GroupId', 'group_id', STRING, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, ''),
+    Field('GroupState', 'group_state', STRING, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, ''),
+    Field('GroupEpoch', 'group_epoch', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('AssignmentEpoch', 'assignment_epoch', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('AssignorName', 'assignor_name', STRING, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, ''),
+    Field('Members', 'members', ARRAY, STRUCT, ShareGroupDescribeResponse.Member, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('AuthorizedOperations', 'authorized_operations', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, -2147483648),
 )
 ShareGroupDescribeResponse._kw_fields = (
-    Field('ThrottleTimeMs', 'throttle_time_ms', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('Groups', 'groups', ARRAY, STRUCT, ShareGroupDescribeResponse.DescribedGroup, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('ThrottleTimeMs', 'throttle_time_ms', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('Groups', 'groups', ARRAY, STRUCT, ShareGroupDescribeResponse.DescribedGroup, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareGroupHeartbeatRequest._kw_fields = (
-    Field('GroupId', 'group_id', STRING, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, ''),
-    Field('MemberId', 'member_id', STRING, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, ''),
-    Field('MemberEpoch', 'member_epoch', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('RackId', 'rack_id', STRING, 0, None, (0, 0), (0, 0), -1, (1, 0), None, False, None),
-    Field('SubscribedTopicNames', 'subscribed_topic_names', ARRAY, STRING, None, (0, 0), (0, 0), -1, (1, 0), None, False, None),
+    Field('GroupId', 'group_id', STRING, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, ''),
+    Field('MemberId', 'member_id', STRING, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, ''),
+    Field('MemberEpoch', 'member_epoch', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('RackId', 'rack_id', STRING, 0, None, (0, 1), (0, 1), -1, (1, 0), None, False, None),
+    Field('SubscribedTopicNames', 'subscribed_topic_names', ARRAY, STRING, None, (0, 1), (0, 1), -1, (1, 0), None, False, None),
 )
 ShareGroupHeartbeatResponse.TopicPartitions._kw_fields = (
-    Field('TopicId', 'topic_id', UUID, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, ZERO_UUID),
-    Field('Partitions', 'partitions', ARRAY, INT32, None, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('TopicId', 'topic_id', UUID, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, ZERO_UUID),
+    Field('Partitions', 'partitions', ARRAY, INT32, None, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareGroupHeartbeatResponse.Assignment._kw_fields = (
-    Field('TopicPartitions', 'topic_partitions', ARRAY, STRUCT, ShareGroupHeartbeatResponse.TopicPartitions, (0, 0), (1, 0), -1, (1, 0), None, False, UNSET),
+    Field('TopicPartitions', 'topic_partitions', ARRAY, STRUCT, ShareGroupHeartbeatResponse.TopicPartitions, (0, 1), (1, 0), -1, (1, 0), None, False, UNSET),
 )
 ShareGroupHeartbeatResponse._kw_fields = (
-    Field('ThrottleTimeMs', 'throttle_time_ms', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('ErrorCode', 'error_code', INT16, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('ErrorMessage', 'error_message', STRING, 0, None, (0, 0), (0, 0), -1, (1, 0), None, False, None),
-    Field('MemberId', 'member_id', STRING, 0, None, (0, 0), (0, 0), -1, (1, 0), None, False, None),
-    Field('MemberEpoch', 'member_epoch', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('HeartbeatIntervalMs', 'heartbeat_interval_ms', INT32, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),
-    Field('Assignment', 'assignment', STRUCT, 0, ShareGroupHeartbeatResponse.Assignment, (0, 0), (0, 0), -1, (1, 0), None, False, None),
+    Field('ThrottleTimeMs', 'throttle_time_ms', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('ErrorCode', 'error_code', INT16, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('ErrorMessage', 'error_message', STRING, 0, None, (0, 1), (0, 1), -1, (1, 0), None, False, None),
+    Field('MemberId', 'member_id', STRING, 0, None, (0, 1), (0, 1), -1, (1, 0), None, False, None),
+    Field('MemberEpoch', 'member_epoch', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('HeartbeatIntervalMs', 'heartbeat_interval_ms', INT32, 0, None, (0, 1), (1, 0), -1, (1, 0), None, False, 0),
+    Field('Assignment', 'assignment', STRUCT, 0, ShareGroupHeartbeatResponse.Assignment, (0, 1), (0, 1), -1, (1, 0), None, False, None),
 )
 SnapshotFooterRecord._kw_fields = (
     Field('Version', 'version', INT16, 0, None, (0, 0), (1, 0), -1, (1, 0), None, False, 0),

@@ -297,3 +297,30 @@ class MockCluster:
         if clear:
             self._lib.rd_kafka_mock_clear_requests(self._cluster)
         return seen
+
+    # ---- share groups (KIP-932) --------------------------------------------------------------
+    # The mock's share-group settings hold for every share group of the cluster (rdkafka_mock.h).
+
+    def _share_setting(self, function: str, value: int) -> None:
+        fn = getattr(self._lib, function)
+        fn.restype = None
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        fn(self._cluster, int(value))
+
+    def set_share_auto_offset_reset(self, earliest: bool) -> None:
+        """Where a share-partition starts when a share group first reads it: the start of
+        the log (``earliest``) or its end (the mock's default, as Kafka's)."""
+        self._share_setting("rd_kafka_mock_sharegroup_set_auto_offset_reset", int(earliest))
+
+    def set_share_group_timeouts(self, *, session_ms: int, heartbeat_ms: int) -> None:
+        """Share groups: the member session timeout and the heartbeat interval given out."""
+        self._share_setting("rd_kafka_mock_sharegroup_set_session_timeout", session_ms)
+        self._share_setting("rd_kafka_mock_sharegroup_set_heartbeat_interval", heartbeat_ms)
+
+    def set_share_record_lock(self, duration_ms: int) -> None:
+        """How long an acquired record stays locked to its member (0: the session timeout)."""
+        self._share_setting("rd_kafka_mock_sharegroup_set_record_lock_duration", duration_ms)
+
+    def set_share_delivery_attempts(self, attempts: int) -> None:
+        """Deliveries of a record before the mock archives it (0: no limit; default 5)."""
+        self._share_setting("rd_kafka_mock_sharegroup_set_max_delivery_attempts", attempts)
