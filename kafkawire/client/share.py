@@ -24,7 +24,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import NamedTuple
@@ -57,6 +57,7 @@ __all__ = [
 _LEAVE = -1  # the member epoch of a leaving member
 _CLOSE = -1  # the share session epoch that closes a session
 _INT32_MAX = 2**31 - 1
+_LOOP_TICK = 0.05  # seconds between the heartbeat loop's looks at the clock
 _COORDINATOR_MOVED = {
     ErrorCode.COORDINATOR_NOT_AVAILABLE,
     ErrorCode.NOT_COORDINATOR,
@@ -129,6 +130,7 @@ class ShareGroupMember:
         self._assigned: dict[uuid.UUID, frozenset[int]] = {}
         self.assignment_changed = False  # a new assignment not yet read by ``assignment``
         self._names: dict[uuid.UUID, str] = {}
+        self.fatal: BaseException | None = None  # an error of the heartbeat loop, to raise
 
     @property
     def joined(self) -> bool:
@@ -239,6 +241,8 @@ class ShareGroupMember:
         while not self.joined:
             try:
                 yield from self.heartbeat(core)
+                if not self.joined:  # answered without taking the member in yet
+                    yield Sleep(backoff)
                 continue
             except (BrokerConnectionError, RequestTimeoutError):
                 failures += 1
@@ -249,6 +253,33 @@ class ShareGroupMember:
                     raise
             yield Sleep(backoff)
             backoff = min(backoff * 2, core.config.retry_backoff_max)
+
+    def heartbeat_loop(self, core: ClientCore, stopped: Callable[[], bool]) -> Flow[None]:
+        """Heartbeats whenever one is due (``due``), until ``stopped()``: the member stays in
+        the group, rejoins (same member id) after fencing, and learns new assignments
+        (``assignment_changed``). Failures are retried after a backoff (doubling); an error
+        the broker will repeat is kept in ``fatal`` for the consumer to raise."""
+        backoff = 0.0
+        retry_at = 0.0
+        while not stopped():
+            yield Sleep(_LOOP_TICK)
+            now = time.monotonic()
+            if now < retry_at or not self.due(now):
+                continue
+            try:
+                yield from self.heartbeat(core)
+                backoff = 0.0
+            except (ClientError, BrokerError) as exc:
+                retriable = isinstance(exc, (BrokerConnectionError, RequestTimeoutError)) or (
+                    isinstance(exc, BrokerError)
+                    and (exc.code in _COORDINATOR_MOVED or exc.code in _FENCED)
+                )
+                if not retriable:
+                    self.fatal = exc
+                backoff = min(
+                    max(backoff * 2, core.config.retry_backoff), core.config.retry_backoff_max
+                )
+                retry_at = time.monotonic() + backoff
 
     def leave(self, core: ClientCore) -> Flow[None]:
         """A heartbeat with member epoch -1: the group hands this member's partitions to the

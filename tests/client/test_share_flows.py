@@ -331,3 +331,78 @@ def test_offsets_of_an_acquired_range_without_records_are_acknowledged_as_gaps()
     assert [(r.topic, r.offset, r.value) for r in got] == [("t", 10, b"a"), ("t", 11, b"b")]
     assert session.in_flight == {TP: {10: 1, 11: 1}}
     assert session.pending == {TP: {12: 0, 13: 0}}  # GAP
+
+
+# ---- more than one member, faults -----------------------------------------------------------
+
+
+def test_a_leaving_members_partitions_and_released_records_go_to_the_others(share_mock, driver):
+    topic, values = new_topic(share_mock, partitions=1, per_partition=4)
+    a, assignment_a = joined_member(driver, topic)
+    b = ShareGroupMember(a.group_id)
+    driver.run(b.join(driver.core, [topic]))
+    driver.run(a.heartbeat(driver.core))
+    # the mock gives the one partition to one member (Kafka may give it to both)
+    assert driver.run(a.assignment(driver.core)) == assignment_a
+    assert driver.run(b.assignment(driver.core)) == {}
+    session_a, tp = session_for(driver, a, assignment_a, 0)
+    got_a = driver.run(session_a.fetch(driver.core, [tp], max_wait_ms=100))
+    assert offsets(got_a.records) == [(o, 1) for o in range(4)]
+    session_a.acknowledge(tp, 0, ACCEPT)
+    driver.run(session_a.close(driver.core))  # releases 1-3, held and not acknowledged
+    driver.run(a.leave(driver.core))
+    driver.run(b.heartbeat(driver.core))
+    assert b.assignment_changed
+    assignment_b = driver.run(b.assignment(driver.core))
+    assert assignment_b == assignment_a
+    session_b, _ = session_for(driver, b, assignment_b, 0)
+    got_b = driver.run(session_b.fetch(driver.core, [tp], max_wait_ms=100))
+    assert offsets(got_b.records) == [(1, 2), (2, 2), (3, 2)]
+    assert [r.value for r in got_b.records] == values[0][1:]
+    session_b.acknowledge_all(ACCEPT)
+    driver.run(session_b.close(driver.core))
+    driver.run(b.leave(driver.core))
+
+
+def test_heartbeat_loop_keeps_the_member_in_and_rejoins_after_fencing(share_mock, driver):
+    import time
+
+    topic, _ = new_topic(share_mock, partitions=1, per_partition=0)
+    member, _ = joined_member(driver, topic)
+    member_id = member.member_id
+    share_mock.push_errors(ApiKey.SHARE_GROUP_HEARTBEAT, [ErrorCode.FENCED_MEMBER_EPOCH])
+    share_mock.start_tracking()
+    cap = time.monotonic() + 20  # only against a hang: the verdict is what was sent
+
+    def heartbeats() -> int:
+        sent = share_mock.requests(clear=False)
+        return sum(key == ApiKey.SHARE_GROUP_HEARTBEAT for _, key in sent)
+
+    try:
+        # fenced (pushed error), joined again with epoch 0, then one at the 1 s interval
+        driver.run(
+            member.heartbeat_loop(driver.core, lambda: heartbeats() >= 3 or time.monotonic() > cap)
+        )
+        assert heartbeats() >= 3
+    finally:
+        share_mock.stop_tracking()
+        share_mock.clear_errors(ApiKey.SHARE_GROUP_HEARTBEAT)
+    assert member.fatal is None
+    assert member.joined and member.member_id == member_id
+    driver.run(member.leave(driver.core))
+
+
+def test_a_moved_coordinator_is_found_again(share_mock, driver):
+    topic, _ = new_topic(share_mock, partitions=1, per_partition=0)
+    member, _ = joined_member(driver, topic)
+    old = member.coordinator
+    new = next(b for b in share_mock.broker_ids if b != old)
+    share_mock.set_coordinator("group", member.group_id, new)
+    with pytest.raises(BrokerError) as caught:
+        driver.run(member.heartbeat(driver.core))
+    assert caught.value.code == ErrorCode.NOT_COORDINATOR
+    assert member.coordinator is None and member.joined
+    epoch = member.epoch
+    driver.run(member.heartbeat(driver.core))
+    assert member.coordinator == new and member.epoch == epoch
+    driver.run(member.leave(driver.core))
