@@ -98,9 +98,10 @@ class ShareRecord:
 
 @dataclass(slots=True)
 class ShareFetchResult:
-    """What one ShareFetch brought: the records acquired (in partition and offset order), the
-    partitions the broker refused (error codes), the acknowledgements it refused (error codes,
-    by partition), and the group's acquisition lock time (ms)."""
+    """What one ShareFetch brought: the records acquired (partition by partition as the
+    answer lists them, in offset order within one), the partitions the broker refused (error
+    codes), the acknowledgements it refused (error codes, by partition), and the group's
+    acquisition lock time (ms)."""
 
     records: list[ShareRecord] = field(default_factory=list)
     errors: dict[TopicIdPartition, int] = field(default_factory=dict)
