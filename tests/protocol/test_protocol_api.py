@@ -172,7 +172,9 @@ def test_class_attributes():
     for key, cls in g.REQUESTS.items():
         assert cls.api_key == key == g.RESPONSES[key].api_key
         assert cls.latest_version is None or cls.latest_version in cls.valid_versions
-    assert messages.ShareGroupHeartbeatRequest.latest_version is None  # v0 is not stable yet
+    # a schema whose only version is unstable has no latest stable one
+    assert messages.ReadShareGroupStateRequest.latest_version is None
+    assert messages.ShareGroupHeartbeatRequest.latest_version == 1  # v1 is stable (Kafka 4.1)
 
 
 def test_equality_and_repr():
