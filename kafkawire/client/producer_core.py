@@ -104,11 +104,6 @@ class _Job:
         self.wake_at = 0.0
 
 
-class NeedTopic(Exception):
-    """``append`` to a topic whose partitions are not known yet: the face fetches them
-    (``topic_flow``) and appends again."""
-
-
 @dataclass(slots=True)
 class _Held:
     """A record sent before its topic's partitions were known: ``stand_in`` (a batch of one,

@@ -33,10 +33,10 @@ from kafkawire.records._build import key_partitions
 from ._accumulate import DONE, AsyncRecordFuture, FastSend, ProducerBatch, RecordFuture
 from .aio_transport import AsyncTransport
 from .core import ClientCore
-from .errors import BufferFullError, ClientError, RecordTooLargeError
-from .flow import Flow
+from .errors import BufferFullError, ClientError, RecordTooLargeError, RequestTimeoutError
+from .flow import Flow, within
 from .producer_config import producer_config
-from .producer_core import NeedTopic, ProducerCore
+from .producer_core import ProducerCore
 from .sync_transport import SyncTransport
 from .transactions import ConsumerGroupMetadata
 from .types import TopicPartition
@@ -482,16 +482,18 @@ class Producer(_ProducerMethods):
         :raises RecordTooLargeError: larger than message.max.bytes (nothing else lost).
         :raises RecordTypeError: (a TypeError) a value, key or timestamp of another kind.
         :raises BufferFullError: the buffer stayed full for max.block.ms.
-        :raises UnknownTopicOrPartitionError: no such topic (after
-            topic.metadata.propagation.max.ms) or partition.
+        :raises UnknownTopicOrPartitionError: no such partition of a topic whose partitions
+            are known. Nothing else waits on the network: a record for a topic not known yet
+            is held until its partitions are, and its future fails if they cannot be had (no
+            such topic after topic.metadata.propagation.max.ms, no broker reachable).
         """
         value = _bytes_field("value", value)
         key = _bytes_field("key", key)
         timestamp = _timestamp_ms(timestamp)
         headers = _headers(headers) if headers else ()
         deadline = None
-        while True:
-            with self._signal:
+        with self._signal:
+            while True:
                 if self._closed:
                     raise ClientError("the producer is closed")
                 try:
@@ -503,10 +505,6 @@ class Producer(_ProducerMethods):
                     left = deadline - time.monotonic()
                     if left <= 0 or not self._signal.wait_for(self._producer.has_space, left):
                         raise
-                    continue
-                except NeedTopic:
-                    pass
-            self._job(self._producer.topic_flow(topic))
 
     def produce(
         self,
@@ -611,10 +609,15 @@ class Producer(_ProducerMethods):
     def _producer_partitions(self, topic: str) -> int:
         with self._signal:
             count = self._producer.partition_count(topic)
-        return count if count is not None else self._job(self._producer.topic_flow(topic))
+        if count is None:
+            count = self._job(self._producer.topic_flow(topic), None, f"partitions of {topic}")
+        return count
 
-    def _job(self, flow: Flow, timeout: float | None = None):
-        """Run ``flow`` on the sender thread and wait for its result."""
+    def _job(self, flow: Flow, timeout: float | None, what: str):
+        """Run ``flow`` on the sender thread and wait for its result, ``timeout`` seconds at
+        most (None: default.api.timeout.ms)."""
+        seconds = self._core.config.default_api_timeout if timeout is None else timeout
+        flow = within(flow, seconds, what)
         future: concurrent.futures.Future = concurrent.futures.Future()
 
         def done(result, error):
@@ -627,10 +630,10 @@ class Producer(_ProducerMethods):
             if self._sender_error is not None or not self._thread.is_alive():
                 raise ClientError("the producer's sender has stopped") from self._sender_error
             self._producer.start_job(flow, done)
-        try:
-            return future.result(timeout)
+        try:  # within() ends the flow by then; a wait for a drain ends here
+            return future.result(seconds + 0.5)
         except concurrent.futures.TimeoutError:
-            raise TimeoutError(f"no answer in {timeout} s") from None
+            raise RequestTimeoutError(f"{what}: not done in {seconds:g} s") from None
 
     def flush(self, timeout: float | None = None) -> int:
         """Send everything queued now (linger ends) and wait until it is acknowledged or has
@@ -693,7 +696,7 @@ class Producer(_ProducerMethods):
         """Register transactional.id with its coordinator: an older producer with the same
         id is fenced, and what it left open is aborted."""
         self._check_open()
-        self._job(self._producer.init_transactions(), timeout)
+        self._job(self._producer.init_transactions(), timeout, "init_transactions")
 
     def begin_transaction(self) -> None:
         self._check_open()
@@ -709,7 +712,8 @@ class Producer(_ProducerMethods):
         """Commit a consumer group's offsets ({tp: next offset to read}) as part of the
         transaction: ``group_metadata`` from ``Consumer.group_metadata()``."""
         self._check_open()
-        self._job(self._producer.send_offsets(offsets, group_metadata), timeout)
+        flow = self._producer.send_offsets(offsets, group_metadata)
+        self._job(flow, timeout, "send_offsets_to_transaction")
 
     def commit_transaction(self, timeout: float | None = None) -> None:
         """Flush, then commit: the records and offsets of the transaction become visible to
@@ -717,13 +721,13 @@ class Producer(_ProducerMethods):
 
         :raises TransactionStateError: part of the transaction failed: abort it."""
         self._check_open()
-        self._job(self._producer.commit_transaction(), timeout)
+        self._job(self._producer.commit_transaction(), timeout, "commit_transaction")
 
     def abort_transaction(self, timeout: float | None = None) -> None:
         """Drop what is queued, wait for what is in flight, abort: read_committed consumers
         never see the transaction's records."""
         self._check_open()
-        self._job(self._producer.abort_transaction(), timeout)
+        self._job(self._producer.abort_transaction(), timeout, "abort_transaction")
 
 
 class BatchFuture:
@@ -804,7 +808,7 @@ class AsyncProducer(_ProducerMethods):
             self._start()
         try:
             return self._producer.send(topic, value, key, headers, partition, timestamp, None)
-        except (BufferFullError, NeedTopic):
+        except BufferFullError:
             pass
         deadline = time.monotonic() + self._config.max_block
         while True:
@@ -814,8 +818,6 @@ class AsyncProducer(_ProducerMethods):
                 if time.monotonic() >= deadline:
                     raise
                 await self._wait_for_space(deadline)
-            except NeedTopic:
-                await self._job(self._producer.topic_flow(topic))
 
     async def produce(
         self,
@@ -920,7 +922,9 @@ class AsyncProducer(_ProducerMethods):
         self._start()
         count = self._producer.partition_count(topic)
         if count is None:
-            count = await self._job(self._producer.topic_flow(topic))
+            count = await self._job(
+                self._producer.topic_flow(topic), None, f"partitions of {topic}"
+            )
         columns, encoded = self._encode(topic, count, values, keys, headers, timestamps, partitions)
         deadline = time.monotonic() + self._config.max_block
         for tp, data, rows in encoded:
@@ -931,14 +935,19 @@ class AsyncProducer(_ProducerMethods):
     async def partitions_for(self, topic: str) -> list[int]:
         count = self._producer.partition_count(topic)
         if count is None:
-            count = await self._job(self._producer.topic_flow(topic))
+            count = await self._job(
+                self._producer.topic_flow(topic), None, f"partitions of {topic}"
+            )
         return list(range(count))
 
     async def send_arrow(self, topic: str, table) -> AsyncBatchFuture:
         return await self.send_batch(topic, **_arrow_columns(table))
 
-    async def _job(self, flow: Flow):
+    async def _job(self, flow: Flow, timeout: float | None, what: str):
+        """As Producer._job."""
         self._start()
+        seconds = self._core.config.default_api_timeout if timeout is None else timeout
+        flow = within(flow, seconds, what)
         future = asyncio.get_running_loop().create_future()
 
         def done(result, error):
@@ -950,7 +959,10 @@ class AsyncProducer(_ProducerMethods):
                 future.set_result(result)
 
         self._producer.start_job(flow, done)
-        return await future
+        try:  # within() ends the flow by then; a wait for a drain ends here
+            return await asyncio.wait_for(asyncio.shield(future), seconds + 0.5)
+        except asyncio.TimeoutError:
+            raise RequestTimeoutError(f"{what}: not done in {seconds:g} s") from None
 
     async def flush(self, timeout: float | None = None) -> int:
         """``Producer.flush``, produce()'s delivery callbacks included."""
@@ -998,21 +1010,24 @@ class AsyncProducer(_ProducerMethods):
     async def __aexit__(self, *exc_info) -> None:
         await self.close()
 
-    async def init_transactions(self) -> None:
-        await self._job(self._producer.init_transactions())
+    async def init_transactions(self, timeout: float | None = None) -> None:
+        await self._job(self._producer.init_transactions(), timeout, "init_transactions")
 
     def begin_transaction(self) -> None:
         """(Not a coroutine: nothing is sent until the transaction's first record.)"""
         self._producer.begin_transaction()
 
-    async def send_offsets_to_transaction(self, offsets, group_metadata) -> None:
-        await self._job(self._producer.send_offsets(offsets, group_metadata))
+    async def send_offsets_to_transaction(
+        self, offsets, group_metadata, timeout: float | None = None
+    ) -> None:
+        flow = self._producer.send_offsets(offsets, group_metadata)
+        await self._job(flow, timeout, "send_offsets_to_transaction")
 
-    async def commit_transaction(self) -> None:
-        await self._job(self._producer.commit_transaction())
+    async def commit_transaction(self, timeout: float | None = None) -> None:
+        await self._job(self._producer.commit_transaction(), timeout, "commit_transaction")
 
-    async def abort_transaction(self) -> None:
-        await self._job(self._producer.abort_transaction())
+    async def abort_transaction(self, timeout: float | None = None) -> None:
+        await self._job(self._producer.abort_transaction(), timeout, "abort_transaction")
 
 
 async def _all_done(batches: list[ProducerBatch]) -> None:

@@ -12,7 +12,7 @@ import uuid
 
 import pytest
 
-from kafkawire.client.errors import AuthenticationError, TlsError
+from kafkawire.client.errors import AuthenticationError, ClientError, TlsError
 from tests.support.faces import make_client, make_producer
 from tests.support.sasl_bed import sasl_bed
 
@@ -54,13 +54,13 @@ def producer_threads() -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t.name == "kafkawire-producer"]
 
 
-def assert_quiet_after_close(gateway, producer, threads_before) -> None:
-    """close() returns at once and nothing of the producer runs after it: no thread (the
-    blocking face's sender), no task (the asyncio face's), no connection attempt at the
-    gateway in the second that follows."""
+def assert_quiet_after_close(gateway, producer, threads_before, timeout=None) -> None:
+    """close() returns at once (by its ``timeout``) and nothing of the producer runs after it:
+    no thread (the blocking face's sender), no task (the asyncio face's), no connection
+    attempt at the gateway in the second that follows."""
     start = time.monotonic()
-    producer.close()
-    assert time.monotonic() - start < 2.0
+    producer.close() if timeout is None else producer.close(timeout=timeout)
+    assert time.monotonic() - start < 2.0 + (timeout or 0)
     attempts = gateway.attempts
     time.sleep(1.0)
     assert gateway.attempts == attempts
@@ -204,24 +204,19 @@ def test_credentials_revoked_while_producing(face, plain_bed, topic):
         assert_quiet_after_close(plain_bed, producer, threads)
 
 
-def test_close_ends_a_send_waiting_for_a_topic(face, plain_bed):
-    """A send waits (topic.metadata.propagation.max.ms, 30 s) for a topic that does not exist;
-    close() from another thread ends that wait at once, and no metadata request follows."""
+def test_close_ends_a_record_waiting_for_a_topic(face, plain_bed):
+    """A record for a topic that does not exist waits for its partitions
+    (topic.metadata.propagation.max.ms, 30 s), but send returns at once; close(timeout) ends
+    the wait by its timeout, the record's future fails, and no metadata request follows."""
     threads = len(producer_threads())
     producer = make_producer(face, plain_bed.address, config=sasl("PLAIN"))
-    outcome: list[BaseException] = []
-
-    def send() -> None:
-        try:
-            producer.send(f"missing-{uuid.uuid4().hex[:8]}", b"v")
-        except BaseException as exc:
-            outcome.append(exc)
-
-    sender = threading.Thread(target=send)
-    sender.start()
+    start = time.monotonic()
+    future = producer.send(f"missing-{uuid.uuid4().hex[:8]}", b"v")
+    assert time.monotonic() - start < 1.0
     time.sleep(1.0)  # the topic has been asked for, and is waited for
-    assert sender.is_alive()
-    assert_quiet_after_close(plain_bed, producer, threads)
-    sender.join(2.0)
-    assert not sender.is_alive()
-    assert len(outcome) == 1 and "closed" in str(outcome[0])
+    assert not future.done()
+    assert_quiet_after_close(plain_bed, producer, threads, timeout=1.0)
+    assert future.done()
+    own = getattr(future, "_future", future)  # the asyncio face's own (its loop is closed now)
+    error = own.exception() if face == "asyncio" else own.exception(0)
+    assert isinstance(error, ClientError) and "closed before delivery" in str(error)
