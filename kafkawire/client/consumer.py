@@ -54,7 +54,7 @@ from .types import (
 if TYPE_CHECKING:
     import pyarrow as pa
 
-_METADATA_MAX_AGE = 30.0  # how often a pattern subscription looks for new topics
+_PATTERN_CHECK = 30.0  # how often a pattern subscription looks for new topics, at most
 OFFSET_INVALID = -1001  # librdkafka's "no offset known" (cached watermarks before a fetch)
 T = TypeVar("T")
 
@@ -191,6 +191,9 @@ class _Partition:
     low: int = OFFSET_INVALID
     high: int = OFFSET_INVALID
     stored: OffsetAndMetadata | None = None  # store_offsets' (enable.auto.offset.store=false)
+    # KIP-392: the follower the leader said to fetch from (client.rack), until replica_until
+    replica: int | None = None
+    replica_until: float = 0.0
 
     def move_to(self, offset: int) -> None:
         self.position = self.fetch_offset = offset
@@ -568,6 +571,7 @@ class ConsumerCore:
             for tp in wanted:  # the leaders are not known yet: try again after a backoff
                 self.parts[tp].retry_at = now + self._backoff
             return
+        groups = self._to_replicas(groups, now)
         c = self.config
         for node, tps in groups.items():
             if node in busy:
@@ -594,6 +598,22 @@ class ConsumerCore:
             for tp in tps:
                 self.parts[tp].in_flight = True
             self._in_flight[ticket] = _InFlight(node, sent, names, session, request, wanted)
+
+    def _to_replicas(self, groups: dict[int, list[TopicPartition]], now: float) -> dict:
+        """The partitions to fetch by broker: the leader's, or the follower it named
+        (KIP-392, with client.rack) while that holds and the follower's address is known."""
+        out: dict[int, list[TopicPartition]] = {}
+        for leader, tps in groups.items():
+            for tp in tps:
+                part = self.parts[tp]
+                node = leader
+                if part.replica is not None:
+                    if now < part.replica_until and part.replica in self.core.brokers:
+                        node = part.replica
+                    else:
+                        part.replica = None
+                out.setdefault(node, []).append(tp)
+        return out
 
     def _receive(self, fetch: _InFlight, outcome) -> None:
         now = time.monotonic()
@@ -626,6 +646,10 @@ class ConsumerCore:
             if epoch != part.epoch:
                 continue  # sought meanwhile: not the bytes asked for now
             code = answer.error_code
+            if code and part.replica == fetch.node:  # the follower cannot serve it: the leader
+                part.replica = None
+                stale[tp] = mine[tp]
+                continue
             if code == ErrorCode.OFFSET_OUT_OF_RANGE:
                 part.reset = True
                 continue
@@ -639,6 +663,9 @@ class ConsumerCore:
                     code,
                     f"Fetch {tp.topic}-{tp.partition} from {self.core.broker_name(fetch.node)}",
                 )
+            if answer.preferred_read_replica >= 0 and answer.preferred_read_replica != fetch.node:
+                part.replica = answer.preferred_read_replica  # the next fetch goes there
+                part.replica_until = now + self.core.config.metadata_max_age
             part.low = answer.log_start_offset
             committed_end = self.config.isolation_level == READ_COMMITTED
             part.high = (
@@ -672,6 +699,7 @@ class ConsumerCore:
         look the leaders up again."""
         for tp in tps:
             self.parts[tp].retry_at = now + self._backoff
+            self.parts[tp].replica = None  # a follower that failed: the leader next
         self._backoff = min(self._backoff * 2, self.core.config.retry_backoff_max)
         self.core.forget_topics({tp.topic for tp in tps})
 
@@ -760,7 +788,8 @@ class ConsumerCore:
         if matched != self.topics:
             self.topics = matched
             self.member.rejoin_needed = True
-        self._next_pattern_check = time.monotonic() + _METADATA_MAX_AGE
+        every = min(_PATTERN_CHECK, self.core.config.metadata_max_age)
+        self._next_pattern_check = time.monotonic() + every
 
     def _call(self, name: str, tps: list[TopicPartition]) -> None:
         callback = self.callbacks.get(name)

@@ -128,6 +128,7 @@ def fetch_call(
             min_bytes=options["min_bytes"],
             max_bytes=options["max_bytes"],
             isolation_level=options["isolation_level"],
+            rack_id=core.config.client_rack or "",  # KIP-392: a replica in this rack may serve
             # without a session: -1, every fetch names its partitions
             session_id=session.session_id if session else 0,
             session_epoch=session.epoch if session else -1,
@@ -186,6 +187,7 @@ def fetched_partitions(response, names, broker: str) -> dict[TopicPartition, Fet
                 p.last_stable_offset,
                 p.log_start_offset,
                 None if aborted is None else [(a.producer_id, a.first_offset) for a in aborted],
+                p.preferred_read_replica,
             )
     return out
 

@@ -72,7 +72,6 @@ from .transactions import (
 from .types import OffsetAndMetadata, TopicPartition
 
 _IDLE_WAIT = 5.0  # the longest the sender sleeps with nothing to do (a wake ends it sooner)
-_METADATA_MAX_AGE = 300.0  # metadata.max.age.ms: partitions added to a topic show up
 _REFRESH_ON = {
     ErrorCode.NOT_LEADER_OR_FOLLOWER,
     ErrorCode.LEADER_NOT_AVAILABLE,
@@ -566,7 +565,7 @@ class ProducerCore:
             if records:
                 at = min(at, records[0].stand_in.deadline)
         if self.topics:
-            at = min(at, self._metadata_at + _METADATA_MAX_AGE)
+            at = min(at, self._metadata_at + self.core.config.metadata_max_age)
             if self._metadata_due:
                 at = min(at, self._metadata_at + self.core.config.retry_backoff)
         return at
@@ -584,7 +583,8 @@ class ProducerCore:
         # asked for again at most once per retry.backoff.ms: a cluster that cannot answer
         # (unreachable, refusing) is not asked in a loop
         due = self._metadata_due and since >= self.core.config.retry_backoff
-        if self.topics and (due or since >= _METADATA_MAX_AGE):
+        # metadata.max.age.ms: partitions added to a topic show up
+        if self.topics and (due or since >= self.core.config.metadata_max_age):
             self._refresh_metadata()
 
     def _drained(self) -> bool:

@@ -91,6 +91,8 @@ class FetchedPartition:
     last_stable_offset: int
     log_start_offset: int
     aborted_transactions: list[tuple[int, int]] | None
+    # KIP-392: the replica the leader says to fetch this partition from (-1: the leader)
+    preferred_read_replica: int = -1
 
     def raise_for_error(self) -> None:
         raise_for_code(self.error_code, f"{self.tp.topic}-{self.tp.partition}")
