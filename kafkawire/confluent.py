@@ -517,6 +517,7 @@ class Consumer(consumer_faces.Consumer):
         except KafkawireError as exc:
             raise _raising(exc) from exc
         self._rebalancing = False  # in a subscribe callback
+        self._pending: list[Message] = []  # messages a consume had no room for
         # where the partitions given to assign() in on_assign start (librdkafka's meaning of
         # assign there): applied when the poll that called on_assign returns
         self._starts: dict[_TP, int] = {}
@@ -560,6 +561,9 @@ class Consumer(consumer_faces.Consumer):
         """Up to ``num_messages`` messages, those that have arrived within ``timeout``."""
         if num_messages < 1:
             raise ValueError("num_messages must be at least 1")
+        if self._pending:  # end-of-partition events a poll had no room for
+            out, self._pending = self._pending[:num_messages], self._pending[num_messages:]
+            return out
         try:
             records = super().poll(_seconds(timeout), num_messages)
         except KafkawireError as exc:
@@ -571,7 +575,16 @@ class Consumer(consumer_faces.Consumer):
             for tp, offset in starts.items():
                 self._start_at(tp, offset)
             records = [r for r in records if (r.topic, r.partition) not in starts]
-        return [_message(r) for r in records]
+        messages = [_message(r) for r in records]
+        # enable.partition.eof: librdkafka's event, after the partition's last records
+        for (topic, partition), offset in self._consumer.take_ends():
+            end = KafkaError(
+                KafkaError._PARTITION_EOF,
+                f"{topic} [{partition}] reached end at offset {offset}",
+            )
+            messages.append(Message(topic, partition, offset, error=end))
+        out, self._pending = messages[:num_messages], messages[num_messages:]
+        return out
 
     def _start_at(self, tp: _TP, offset: int) -> None:
         if offset == OFFSET_BEGINNING:

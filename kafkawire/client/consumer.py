@@ -194,6 +194,7 @@ class _Partition:
     # KIP-392: the follower the leader said to fetch from (client.rack), until replica_until
     replica: int | None = None
     replica_until: float = 0.0
+    at_end: bool = False  # enable.partition.eof: its end was reported (until more records)
 
     def move_to(self, offset: int) -> None:
         self.position = self.fetch_offset = offset
@@ -253,6 +254,7 @@ class ConsumerCore:
         self._rotation = 0
         self._backoff = core.config.retry_backoff
         self._settling: Continued | None = None  # _settle's work, across polls
+        self._ends: list[tuple[TopicPartition, int]] = []  # enable.partition.eof's reports
 
     # ---- subscription and assignment (no IO) --------------------------------------------------
 
@@ -426,6 +428,8 @@ class ConsumerCore:
             settled = yield from self._settle(end)
             yield from self._auto_commit()
             out = self._drain(limit)
+            if self.config.enable_partition_eof:
+                self._note_ends()
             yield from self._send_fetches()
             yield from self._step_commits({})  # those whose backoff ended
             now = time.monotonic()
@@ -453,6 +457,25 @@ class ConsumerCore:
             yield from self._step_commits(done)
             if failure is not None:
                 raise failure
+
+    def _note_ends(self) -> None:
+        """enable.partition.eof: a partition whose records have all been handed out up to
+        the end the last fetch answer gave is reported once, until more records come."""
+        for tp, part in self.parts.items():
+            if part.position is None or part.buffered or part.high < 0:
+                continue
+            if part.position >= part.high:
+                if not part.at_end:
+                    part.at_end = True
+                    self._ends.append((tp, part.position))
+            else:
+                part.at_end = False
+
+    def take_ends(self) -> list[tuple[TopicPartition, int]]:
+        """The partitions that reached their end since the last call, with the offset there
+        (enable.partition.eof; librdkafka's _PARTITION_EOF events)."""
+        ends, self._ends = self._ends, []
+        return ends
 
     def _settle(self, end: float) -> Flow[bool]:
         """Bring the group membership and the positions up to date, for up to ``end``;

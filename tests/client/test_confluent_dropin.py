@@ -302,3 +302,51 @@ def test_assign_in_on_assign_sets_where_the_group_starts(broker):
     expected = [(0, i, b"p0-%d" % i) for i in range(3, 6)] + [(1, 5, b"p1-5")]
     assert sorted(theirs) == expected
     assert sorted(ours) == expected
+
+
+def test_partition_eof_comes_after_the_last_message_as_in_confluent_kafka(broker):
+    """enable.partition.eof: once a partition's messages are read, poll gives a Message whose
+    error() is _PARTITION_EOF with the end offset, once, from both libraries."""
+    import confluent_kafka
+
+    from kafkawire import confluent
+
+    topic = f"dropin-{uuid.uuid4().hex[:10]}"
+    with Client(broker.bootstrap, request_timeout=20) as admin:
+        admin.create_topics({topic: 2})
+        for partition, count in ((0, 3), (1, 2)):
+            for i in range(count):  # one batch each (Tansu's watermarks for librdkafka)
+                admin.produce_columns((topic, partition), [b"%d-%d" % (partition, i)])
+
+    def read(module) -> tuple[list, list]:
+        consumer = module.Consumer(
+            {
+                "bootstrap.servers": broker.bootstrap,
+                "group.id": f"dropin-{uuid.uuid4().hex[:8]}",
+                "auto.offset.reset": "earliest",
+                "enable.partition.eof": True,
+            }
+        )
+        values, ends = [], []
+        try:
+            consumer.assign([module.TopicPartition(topic, p, 0) for p in range(2)])
+            for _ in range(60):
+                msg = consumer.poll(0.5)
+                if msg is None:
+                    if len(ends) == 2:
+                        break
+                    continue
+                if msg.error() is None:
+                    values.append((msg.partition(), msg.offset(), msg.value()))
+                else:
+                    assert msg.error().code() == module.KafkaError._PARTITION_EOF
+                    # every message of the partition came before its end
+                    assert len([v for v in values if v[0] == msg.partition()]) == msg.offset()
+                    ends.append((msg.partition(), msg.offset()))
+        finally:
+            consumer.close()
+        return sorted(values), sorted(ends)
+
+    theirs, ours = read(confluent_kafka), read(confluent)
+    assert theirs == ours
+    assert ours[1] == [(0, 3), (1, 2)]
