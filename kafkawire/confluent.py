@@ -24,9 +24,10 @@ confluent-kafka chooses (kafkawire.Producer's own default is Java's murmur2_rand
 its compiled send path takes); a consumer's poll turns kafkawire's errors
 into a Message whose ``error()`` is set (as librdkafka's events are), and ``consume`` returns
 what has arrived rather than waiting for ``num_messages``; the configuration takes kafkawire's
-properties (librdkafka's and Java's names, ``docs/producer.md``, ``docs/consumer.md``), and
-callbacks confluent-kafka takes in it but kafkawire does not (``error_cb``, ``stats_cb``,
-``throttle_cb``, ``logger``) are refused rather than silently ignored.
+properties (librdkafka's and Java's names, ``docs/configuration.md``): ``error_cb`` (called
+from poll with the brokers' connection failures), ``stats_cb`` (librdkafka's statistics JSON,
+with the fields kafkawire keeps) and ``logger`` work as there, and ``throttle_cb`` is refused
+rather than silently ignored.
 """
 
 from __future__ import annotations
@@ -386,11 +387,11 @@ def _config(config: Mapping[str, Any] | None, kwargs: dict[str, Any]) -> dict[st
     """The configuration dict (confluent-kafka also takes its properties as keywords)."""
     merged = dict(config or {})
     merged.update(kwargs)
-    unsupported = sorted({"error_cb", "stats_cb", "throttle_cb", "logger"} & merged.keys())
+    unsupported = sorted({"throttle_cb"} & merged.keys())
     if unsupported:
         raise ConfigError(
-            f"kafkawire.confluent does not take {', '.join(unsupported)}: kafkawire's client "
-            "raises its errors from the calls and logs through the 'kafkawire' loggers"
+            f"kafkawire.confluent does not take {', '.join(unsupported)}: kafkawire does not "
+            "report broker throttling yet"
         )
     return merged
 

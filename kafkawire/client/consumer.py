@@ -40,6 +40,7 @@ from .fetcher import aborts_from_markers, batches_end, fetch_call, fetched_parti
 from .flow import Call, Continued, Flow, Sleep, Start, Wait
 from .group import CommitFailedError, GroupMember
 from .group_consumer import ConsumerGroupMember
+from .stats import leader_of, topics_object
 from .types import (
     EARLIEST,
     LATEST,
@@ -470,6 +471,30 @@ class ConsumerCore:
                     self._ends.append((tp, part.position))
             else:
                 part.at_end = False
+
+    def statistics(self) -> dict[str, Any]:
+        """The topics object of stats_cb's JSON (``stats.py``): each assigned partition's
+        offsets and fetch queue, under librdkafka's names."""
+        fields = {}
+        for tp, part in self.parts.items():
+            leader = leader_of(self.core, tp.topic, tp.partition)
+            position = OFFSET_INVALID if part.position is None else part.position
+            if self.config.enable_auto_offset_store:
+                stored = position
+            else:
+                stored = OFFSET_INVALID if part.stored is None else part.stored.offset
+            fields[tp] = {
+                "broker": leader if part.replica is None else part.replica,
+                "leader": leader,
+                "fetchq_size": sum(len(f.part.records) for f in part.buffered),
+                "next_offset": part.fetch_offset,
+                "app_offset": position,
+                "stored_offset": stored,
+                "lo_offset": part.low,
+                "hi_offset": part.high,
+                "consumer_lag_stored": part.high - stored if part.high >= 0 <= stored else -1,
+            }
+        return topics_object(fields)
 
     def take_ends(self) -> list[tuple[TopicPartition, int]]:
         """The partitions that reached their end since the last call, with the offset there

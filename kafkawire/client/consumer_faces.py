@@ -30,13 +30,30 @@ from .consumer import (
 )
 from .consumer_config import consumer_config
 from .core import ClientCore
-from .errors import ClientError, ConfigError
+from .errors import (
+    AuthenticationError,
+    BrokerConnectionError,
+    ClientError,
+    ConfigError,
+    NotKafkaError,
+    RequestTimeoutError,
+    TlsError,
+)
 from .flow import Flow, within
+from .stats import Statistics
 from .sync_transport import SyncTransport
 from .transactions import ConsumerGroupMetadata
 from .types import EARLIEST, LATEST, TopicPartition
 
 _FOREVER = 1e9  # poll(timeout=None): as long as it takes
+# what error_cb hears instead of poll raising it (librdkafka's error events)
+_ERROR_EVENTS = (
+    BrokerConnectionError,
+    RequestTimeoutError,
+    AuthenticationError,
+    TlsError,
+    NotKafkaError,
+)
 
 
 class _ConsumerMethods:
@@ -57,6 +74,7 @@ class _ConsumerMethods:
         )
         client, consumer = consumer_config(bootstrap_servers, config, **settings)
         self._core = ClientCore(client)
+        self._stats = Statistics(self._core, "consumer")
         self._consumer = ConsumerCore(self._core, consumer)
         self._closed = False
 
@@ -221,13 +239,27 @@ class _ConsumerMethods:
                 )
         return self._poll_flow(timeout, max_records)
 
+    def _told(self, error: BaseException) -> bool:
+        """error_cb (librdkafka's error events): a poll that lost its brokers (unreachable,
+        silent, refusing) tells error_cb and returns nothing rather than raising; the work
+        goes on at the next poll. False: no error_cb, the poll raises."""
+        if self._core.config.error_cb is None:
+            return False
+        self._core.config.error_cb(error)
+        return True
+
+    def _statistics(self) -> tuple[dict, dict]:
+        return self._consumer.statistics(), {}
+
     def _batch(self, parts: list[PartitionRecords]) -> ConsumerBatch:
+        self._stats.tick(self._statistics)
         return ConsumerBatch(parts, self.value_deserializer, self.key_deserializer)
 
     def _records(self, parts: list[PartitionRecords]) -> list[ConsumerRecord]:
         """The records of a poll, deserialized. When a deserializer fails, the records before
         the one it failed on are handed out and the positions go back to the rest, so that the
         next poll raises at that record (as Java's consumer does)."""
+        self._stats.tick(self._statistics)  # statistics.interval.ms, stats_cb
         if self.key_deserializer is None and self.value_deserializer is None:
             if len(parts) == 1:
                 return parts[0].records()
@@ -392,7 +424,15 @@ class Consumer(_ConsumerMethods):
         """Up to ``max_records`` (max.poll.records) records as ConsumerRecords, in offset
         order per partition, keys and values through the deserializers; waits up to
         ``timeout`` seconds (None: until there are some)."""
-        return self._records(self._run(self._poll_flow(timeout, max_records)))
+        return self._records(self._polled(self._poll_flow, timeout, max_records))
+
+    def _polled(self, flow, timeout: float | None, max_records: int | None) -> list:
+        try:
+            return self._run(flow(timeout, max_records))
+        except _ERROR_EVENTS as exc:
+            if not self._told(exc):
+                raise
+            return []
 
     def poll_batch(self, timeout: float | None = 1.0, max_records: int | None = None):
         """``poll``, columnar: a ConsumerBatch of per-partition RecordViews (no Python
@@ -400,7 +440,7 @@ class Consumer(_ConsumerMethods):
         deserializers).
 
         :raises ConfigError: a deserializer is a plain callable (poll applies those)."""
-        return self._batch(self._run(self._batch_flow(timeout, max_records)))
+        return self._batch(self._polled(self._batch_flow, timeout, max_records))
 
     def __iter__(self) -> Iterator[ConsumerRecord]:
         while True:
@@ -475,10 +515,18 @@ class AsyncConsumer(_ConsumerMethods):
         await self._call(self._consumer.unsubscribe(), None, "unsubscribe")
 
     async def poll(self, timeout: float | None = 1.0, max_records: int | None = None):
-        return self._records(await self._run(self._poll_flow(timeout, max_records)))
+        return self._records(await self._polled(self._poll_flow, timeout, max_records))
 
     async def poll_batch(self, timeout: float | None = 1.0, max_records: int | None = None):
-        return self._batch(await self._run(self._batch_flow(timeout, max_records)))
+        return self._batch(await self._polled(self._batch_flow, timeout, max_records))
+
+    async def _polled(self, flow, timeout: float | None, max_records: int | None) -> list:
+        try:
+            return await self._run(flow(timeout, max_records))
+        except _ERROR_EVENTS as exc:
+            if not self._told(exc):
+                raise
+            return []
 
     async def __aiter__(self) -> AsyncIterator[ConsumerRecord]:
         while True:

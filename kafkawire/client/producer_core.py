@@ -52,16 +52,19 @@ from ._accumulate import (
 from .core import ClientCore
 from .errors import (
     AuthenticationError,
+    BrokerConnectionError,
     BufferFullError,
     ClientError,
     DeliveryTimeoutError,
     NotKafkaError,
     RecordTooLargeError,
+    RequestTimeoutError,
     TlsError,
     TransactionStateError,
 )
 from .flow import Call, Flow, Gather, Sleep, Start, Wait
 from .producer_config import ProducerConfig
+from .stats import leader_of, topics_object
 from .transactions import (
     ConsumerGroupMetadata,
     GroupCoordinator,
@@ -84,6 +87,8 @@ _REFRESH_ON = {
 # A broker that refuses the client (credentials, mechanism, certificates) or is not Kafka: asking
 # again at once cannot help, so the refusal stands for retry.backoff.max.ms (see _refuse)
 REFUSALS = (AuthenticationError, TlsError, NotKafkaError)
+# what error_cb hears (librdkafka's error events): brokers lost, silent or refusing
+_CLIENT_ERRORS = (BrokerConnectionError, RequestTimeoutError, *REFUSALS)
 
 # transaction states
 NO_TRANSACTIONS, UNINITIALIZED, READY, IN_TRANSACTION, COMMITTING, ABORTING, FATAL = range(7)
@@ -162,6 +167,7 @@ class ProducerCore:
         self._held: dict[str, list[_Held]] = {}  # topic -> records waiting for its metadata
         self._placing = False  # held records go to their batches: the buffer was counted
         self._last_failure: BaseException | None = None  # of a job's call
+        self.errors: list[BaseException] = []  # connections lost or refused, for error_cb
         self._metadata_job = False
         self._metadata_due = False
         self._metadata_at = time.monotonic()
@@ -371,6 +377,22 @@ class ProducerCore:
         t = self.topics.get(topic)
         return None if t is None else len(t.queues)
 
+    def statistics(self) -> tuple[dict[str, Any], int, int]:
+        """For stats_cb (``stats.py``): the topics object (each partition's queued and
+        in-flight records, librdkafka's msgq_cnt, msgq_bytes, msgs_inflight), the records
+        not yet finished (msg_cnt) and the buffer's bytes (msg_size)."""
+        fields = {}
+        for tp, q in self.queues.items():
+            queued = [b for b in q.batches if b.state == QUEUED]
+            fields[tp] = {
+                "leader": leader_of(self.core, tp.topic, tp.partition),
+                "msgq_cnt": sum(b.count for b in queued),
+                "msgq_bytes": sum(b.size for b in queued),
+                "msgs_inflight": sum(b.count for b in q.batches if b.state != QUEUED),
+            }
+        count = sum(b.count for b in self.unfinished() if b.state != DONE)  # held ones too
+        return topics_object(fields), count, self.buffered + self.reserved
+
     def unfinished(self) -> list[ProducerBatch]:
         """Every batch not finished now (a flush waits for these)."""
         held = [h.stand_in for records in self._held.values() for h in records]
@@ -507,6 +529,8 @@ class ProducerCore:
                     handler = tickets.pop(ticket)
                     if isinstance(outcome, REFUSALS):
                         self._refuse(outcome)
+                    if isinstance(outcome, _CLIENT_ERRORS) and len(self.errors) < 100:
+                        self.errors.append(outcome)  # for error_cb, from the caller's poll
                     handler(outcome)
             self.run_callbacks()
 

@@ -37,6 +37,7 @@ from .errors import BufferFullError, ClientError, RecordTooLargeError, RequestTi
 from .flow import Flow, within
 from .producer_config import producer_config
 from .producer_core import ProducerCore
+from .stats import Statistics
 from .sync_transport import SyncTransport
 from .transactions import ConsumerGroupMetadata
 from .types import TopicPartition
@@ -201,6 +202,8 @@ class _ProducerMethods:
     ) -> None:
         client, self._config = producer_config(bootstrap_servers, config, **settings)
         self._core = ClientCore(client)
+        self._stats = Statistics(self._core, "producer")
+        self._last_error: str | None = None  # the last one error_cb heard
         self._closed = False
         # produce()'s delivery reports: (callback, error, message), run by poll and flush on
         # the caller's thread; _unreported: records produced with a callback, not reported yet
@@ -267,7 +270,21 @@ class _ProducerMethods:
 
     def _run_reports(self, lock) -> int:
         """Run the delivery callbacks queued (on this thread): how many ran. A callback's
-        exception goes to the caller (the rest stay queued for the next poll)."""
+        exception goes to the caller (the rest stay queued for the next poll). Then stats_cb,
+        when statistics.interval.ms has passed."""
+
+        def read() -> tuple[dict, dict]:
+            with self._producer.lock:  # the sender's state (not the reports' lock)
+                topics, count, size = self._producer.statistics()
+            return topics, {"msg_cnt": count, "msg_size": size}
+
+        self._stats.tick(read)
+        with self._producer.lock:
+            errors, self._producer.errors = self._producer.errors, []
+        for error in errors:  # error_cb: the brokers lost, silent or refusing
+            if self._core.config.error_cb is not None and str(error) != self._last_error:
+                self._core.config.error_cb(error)  # (each failure once, not each retry of it)
+            self._last_error = str(error)
         ran = 0
         while True:
             with lock:
