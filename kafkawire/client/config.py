@@ -894,8 +894,9 @@ def _words(name: str) -> list[str]:
 
 def _word_score(typed: list[str], known: list[str]) -> float:
     """How alike two names are word by word: each typed word matched to the most alike
-    unmatched known word (difflib's ratio, 0.75 at least to count), as 2 * the matched
-    likeness / all the words of both (1: the same words, in any order)."""
+    unmatched known word (difflib's ratio, 0.75 at least to count; for words of up to three
+    letters, one letter wrong after the same first letter counts: "mz" for "ms"), as 2 * the
+    matched likeness / all the words of both (1: the same words, in any order)."""
     if not typed or not known:
         return 0.0
     left = list(known)
@@ -906,12 +907,21 @@ def _word_score(typed: list[str], known: list[str]) -> float:
             ratio = (
                 1.0 if candidate == word else difflib.SequenceMatcher(None, word, candidate).ratio()
             )
+            if _one_letter_off(word, candidate):
+                ratio = max(ratio, 0.75)
             if ratio >= score:
                 best, score = candidate, ratio
         if best is not None:
             left.remove(best)
             total += score
     return 2 * total / (len(typed) + len(known))
+
+
+def _one_letter_off(word: str, other: str) -> bool:
+    """Short words (units, "id", "max") the same but for one letter, not the first."""
+    if len(word) != len(other) or len(word) > 3 or word[0] != other[0]:
+        return False
+    return sum(a != b for a, b in zip(word, other, strict=True)) == 1
 
 
 def _likeness(name: str, known: str) -> float:

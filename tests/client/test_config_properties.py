@@ -662,6 +662,8 @@ def test_the_faces_take_any_keyword_and_refuse_a_conflict():
         ("sasl.pasword", "sasl.password"),
         ("isolation.levle", "isolation.level"),
         ("lingerms", "linger.ms"),
+        ("linger.mz", "linger.ms"),
+        ("fetch.max.wait.mx", "fetch.max.wait.ms"),
         ("socket.keepalive", "socket.keepalive.enable"),
         ("max.poll.record", "max.poll.records"),
         ("boostrap.servers", "bootstrap.servers"),
@@ -672,7 +674,7 @@ def test_the_faces_take_any_keyword_and_refuse_a_conflict():
     ],
 )
 def test_a_near_miss_gets_the_right_hint(typo, suggested):
-    make = producer_config if typo == "lingerms" else consumer_config
+    make = producer_config if typo.startswith("linger") else consumer_config
     with pytest.raises(ConfigError, match=rf"\(did you mean '{suggested}'\?\)"):
         make("h:1", {typo: "1"})
 
