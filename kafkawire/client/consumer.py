@@ -425,6 +425,7 @@ class ConsumerCore:
         end = time.monotonic() + max(0.0, timeout)
         if self.member is not None:
             self.member.last_poll = time.monotonic()
+        waited = False  # a poll takes what has come at least once, even poll(0)
         while True:
             settled = yield from self._settle(end)
             yield from self._auto_commit()
@@ -434,15 +435,18 @@ class ConsumerCore:
             yield from self._send_fetches()
             yield from self._step_commits({})  # those whose backoff ended
             now = time.monotonic()
-            if out or now >= end or not settled:
+            if out or (now >= end and waited):
                 return out
-            if self.subscribed and self._group_needs_poll():
+            if settled and now < end and self.subscribed and self._group_needs_poll():
                 continue
             tickets = [*self._in_flight, *self._commit_tickets()]
             if not tickets:  # nothing to fetch (no partitions, all paused, backoff)
+                if now >= end:
+                    return out
                 yield Sleep(min(end - now, 0.05))
                 continue
-            timeout = end - now
+            waited = True
+            timeout = max(0.0, end - now)
             if len(tickets) < len(self._in_flight) + len(self._commits):
                 timeout = min(timeout, 0.05)  # a commit backs off: step it when it is time
             done = yield Wait(tickets, timeout)

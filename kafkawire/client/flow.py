@@ -246,10 +246,15 @@ class Continued:
                     for call in calls:
                         self._tickets.append((yield Start(call)))
                 waiting = [t for t in self._tickets if t not in self._outcomes]
-                if waiting:
-                    if left is not None and left <= 0:
+                if waiting:  # (asked even with no time left: what has come is taken)
+                    timeout = _FOREVER if left is None else max(0.0, left)
+                    self._outcomes.update((yield Wait(waiting, timeout)))
+                    if (
+                        left is not None
+                        and left <= 0
+                        and any(t not in self._outcomes for t in waiting)
+                    ):
                         return False
-                    self._outcomes.update((yield Wait(waiting, _FOREVER if left is None else left)))
                     continue
                 outcomes = [self._outcomes[t] for t in self._tickets]
                 self._tickets, self._outcomes = [], {}

@@ -296,9 +296,12 @@ class SyncTransport:
             ]
             if until is not None:
                 ends.append(until)
-            if until is not None and now >= until:
-                return
-            for key, mask in self._selector.select(max(0.0, min(ends) - now) if ends else None):
+            # a Wait whose time is up still reads and writes what is ready, once (a poll(0)
+            # loop must move a join along)
+            expired = until is not None and now >= until
+            for key, mask in self._selector.select(
+                0.0 if expired else max(0.0, min(ends) - now) if ends else None
+            ):
                 conn = key.data
                 if conn is None:  # the wake pair
                     with contextlib.suppress(OSError):
@@ -309,6 +312,8 @@ class SyncTransport:
                     self._write(conn)
                 if mask & selectors.EVENT_READ and not conn.session.closed:
                     self._read(conn)
+            if expired:
+                return
 
     def _done_waiting(self, tokens: list[int], waiting: list[int], every: bool) -> bool:
         if every:

@@ -324,3 +324,25 @@ def test_poll_returns_during_a_join_that_takes_longer(broker, face):
     finally:
         first.close()
         second.close()
+
+
+def test_polls_with_no_time_still_join_and_read(broker, face):
+    """poll(0) in a loop (a service that polls between other work): each poll takes what has
+    come for the join under way and sends what it needs next, so the member joins and reads."""
+    topic = f"dl-{uuid.uuid4().hex[:8]}"
+    with Client(broker.bootstrap) as admin:
+        admin.create_topics({topic: 1})
+        admin.produce_columns(TopicPartition(topic, 0), [b"a", b"b"])
+    consumer = make_consumer(
+        face, broker.bootstrap, group_id=f"g-{uuid.uuid4().hex[:8]}", auto_offset_reset="earliest"
+    )
+    try:
+        consumer.subscribe([topic])
+        got = []
+        deadline = time.monotonic() + 60
+        while len(got) < 2 and time.monotonic() < deadline:
+            got += consumer.poll(0)
+            time.sleep(0.01)
+        assert [r.value for r in got] == [b"a", b"b"]
+    finally:
+        consumer.close()

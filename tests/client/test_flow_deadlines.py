@@ -1,0 +1,138 @@
+"""flow.within and flow.Continued without a network: a driver of our own answers the effects,
+so what is checked is the rules (calls cut to the time left, the error's contents, a flow
+continued across slices with its calls kept in flight), not a machine's timing."""
+
+from __future__ import annotations
+
+import pytest
+
+from kafkawire.client.errors import BrokerConnectionError, RequestTimeoutError
+from kafkawire.client.flow import Call, Continued, Sleep, Start, Wait, retrying, within
+
+
+def answer_all(flow, outcome_of):
+    """Drive ``flow`` to its end, answering each Call with ``outcome_of(call)`` (an exception
+    is thrown in); the effects it yielded and its result."""
+    seen = []
+    try:
+        effect = next(flow)
+        while True:
+            seen.append(effect)
+            if isinstance(effect, Call):
+                outcome = outcome_of(effect)
+                effect = (
+                    flow.throw(outcome) if isinstance(outcome, Exception) else flow.send(outcome)
+                )
+            else:
+                effect = flow.send(None)
+    except StopIteration as stop:
+        return seen, stop.value
+
+
+def two_calls():
+    first = yield Call(1, "first", timeout=30.0)
+    second = yield Call(2, "second", timeout=30.0)
+    return first + second
+
+
+def test_within_cuts_every_call_to_the_time_left():
+    seen, result = answer_all(within(two_calls(), 5.0, "both"), lambda call: call.request)
+    assert result == "firstsecond"
+    assert all(isinstance(e, Call) and e.timeout <= 5.0 for e in seen)
+
+
+def test_within_without_seconds_changes_nothing():
+    seen, _ = answer_all(within(two_calls(), None, "both"), lambda call: call.request)
+    assert [e.timeout for e in seen] == [30.0, 30.0]
+
+
+class Clock:
+    """time.monotonic for flow.py: each refused call takes a second."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_within_gives_up_with_the_failures_it_saw(monkeypatch):
+    import kafkawire.client.flow as flow_module
+
+    clock = Clock()
+    monkeypatch.setattr(flow_module.time, "monotonic", clock.monotonic)
+
+    def refused(call):
+        clock.now += 1.0
+        return BrokerConnectionError(f"cannot connect to broker {call.node}")
+
+    attempts = retrying(lambda: two_calls(), "Metadata", retries=1000, backoff=0.0, backoff_max=0.0)
+    with pytest.raises(RequestTimeoutError) as caught:
+        answer_all(within(attempts, 2.5, "metadata"), refused)
+    assert str(caught.value) == (
+        "metadata: not done in 2.5 s (gave up after 3.00 s; 3 requests failed, the last: "
+        "cannot connect to broker 1)"
+    )
+
+
+def test_exhausted_retries_are_not_retried_again():
+    def refused(call):
+        return BrokerConnectionError("cannot connect to x:1")
+
+    inner = lambda: retrying(two_calls, "Inner", retries=2, backoff=0.0, backoff_max=0.0)  # noqa: E731
+    outer = retrying(inner, "Outer", retries=5, backoff=0.0, backoff_max=0.0)
+    calls = []
+    with pytest.raises(BrokerConnectionError) as caught:
+        answer_all(outer, lambda call: calls.append(call) or refused(call))
+    assert len(calls) == 3  # the inner flow's three attempts, not 3 x 6
+    assert str(caught.value).count("attempts") == 1
+
+
+class Driver:
+    """Answers Start with tickets and Wait with the outcomes the test releases."""
+
+    def __init__(self) -> None:
+        self.started: list = []
+        self.outcomes: dict = {}
+
+    def run(self, flow):
+        try:
+            effect = next(flow)
+            while True:
+                if isinstance(effect, Start):
+                    self.started.append(effect.call)
+                    effect = flow.send(len(self.started) - 1)
+                elif isinstance(effect, Wait):
+                    done = {t: self.outcomes.pop(t) for t in effect.tickets if t in self.outcomes}
+                    effect = flow.send(done)
+                elif isinstance(effect, Sleep):
+                    effect = flow.send(None)
+                else:
+                    raise AssertionError(f"unexpected {effect!r}")
+        except StopIteration as stop:
+            return stop.value
+
+
+def test_continued_keeps_its_call_in_flight_across_slices():
+    continued = Continued(two_calls(), "join", None)
+    driver = Driver()
+    assert driver.run(continued.advance(0.0)) is False  # the first call went out, unanswered
+    assert [c.request for c in driver.started] == ["first"]
+    assert driver.run(continued.advance(0.0)) is False  # not sent again
+    assert len(driver.started) == 1
+    driver.outcomes[0] = "a"
+    assert driver.run(continued.advance(0.0)) is False  # on to the second call
+    assert [c.request for c in driver.started] == ["first", "second"]
+    driver.outcomes[1] = "b"
+    assert driver.run(continued.advance(0.0)) is True
+    assert continued.finished and continued.result == "ab"
+
+
+def test_continued_raises_the_flows_error_and_is_finished():
+    continued = Continued(two_calls(), "join", None)
+    driver = Driver()
+    driver.run(continued.advance(0.0))
+    driver.outcomes[0] = BrokerConnectionError("lost")
+    with pytest.raises(BrokerConnectionError, match="lost"):
+        driver.run(continued.advance(0.0))
+    assert continued.finished
