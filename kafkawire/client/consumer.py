@@ -836,7 +836,12 @@ class ConsumerCore:
 
     def _match_pattern(self) -> Flow[None]:
         cluster = yield from self.core.metadata(None)
-        matched = sorted(t for t in cluster.topics if self.pattern.fullmatch(t))
+        skip_internal = self.config.exclude_internal_topics  # __consumer_offsets and the like
+        matched = sorted(
+            name
+            for name, info in cluster.topics.items()
+            if self.pattern.fullmatch(name) and not (skip_internal and info.is_internal)
+        )
         if matched != self.topics:
             self.topics = matched
             self.member.rejoin_needed = True

@@ -69,7 +69,7 @@ class ClientCore:
             topics=None
             if topics is None
             else [m.MetadataRequest.MetadataRequestTopic(name=t) for t in topics],
-            allow_auto_topic_creation=False,
+            allow_auto_topic_creation=self.config.allow_auto_create_topics,
         )
         response = yield self.call(ANY_BROKER, request)
         return self._apply_metadata(response, topics)

@@ -227,6 +227,7 @@ class ClientConfig:
     bootstrap_servers: str
     client_id: str = "kafkawire-spark"
     request_timeout: float = 30.0
+    connect_timeout: float = 10.0
     # TLS and SASL properties; out of the repr, as they hold passwords and keys
     security: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 
@@ -244,14 +245,24 @@ class ClientConfig:
             security=security,
             bootstrap_servers=servers.strip(),
             client_id=opts.get("kafka.client.id") or "kafkawire-spark",
-            request_timeout=opts.integer("kafka.request.timeout.ms", 30000, minimum=1) / 1000,
+            # librdkafka's socket.timeout.ms is the same setting (the properties leave both out)
+            request_timeout=opts.integer(
+                "kafka.request.timeout.ms",
+                opts.integer("kafka.socket.timeout.ms", 30000, minimum=1),
+                minimum=1,
+            )
+            / 1000,
+            connect_timeout=opts.integer(
+                "kafka.socket.connection.setup.timeout.ms", 10000, minimum=1
+            )
+            / 1000,
         )
 
     def _connection(self) -> dict:
         return {
             "client_id": self.client_id,
             "request_timeout": self.request_timeout,
-            "connect_timeout": min(self.request_timeout, 10.0),
+            "connect_timeout": min(self.request_timeout, self.connect_timeout),
         }
 
     def client(self) -> Client:
@@ -462,6 +473,8 @@ _READER_PROPERTIES = (
     "bootstrap.servers",
     "client.id",
     "request.timeout.ms",
+    "socket.timeout.ms",
+    "socket.connection.setup.timeout.ms",
     "isolation.level",
     "max.partition.fetch.bytes",
     "fetch.max.wait.ms",
@@ -584,6 +597,8 @@ _WRITER_PROPERTIES = (
     "bootstrap.servers",
     "client.id",
     "request.timeout.ms",
+    "socket.timeout.ms",
+    "socket.connection.setup.timeout.ms",
     "acks",
     "compression.type",
     "batch.size",

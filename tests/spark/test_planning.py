@@ -206,6 +206,37 @@ def test_kafka_options_reach_the_consumer():
         consumer.close()
 
 
+def test_timeout_options_set_the_clients_timeouts():
+    """kafka.socket.timeout.ms (librdkafka's request.timeout.ms) and
+    kafka.socket.connection.setup.timeout.ms set the timeouts the reader and the writer give
+    their clients, rather than meeting those settings as a conflict."""
+    options = {
+        **BASE,
+        "kafka.socket.timeout.ms": "5000",
+        "kafka.socket.connection.setup.timeout.ms": "2000",
+    }
+    opts = read_options(options, streaming=False)
+    assert "socket.timeout.ms" not in dict(opts.consumer_properties)
+    consumer = opts.client.consumer(dict(opts.consumer_properties), group_id=opts.group_id)
+    try:
+        assert consumer._core.config.request_timeout == 5.0
+        assert consumer._core.config.connect_timeout == 2.0
+    finally:
+        consumer.close()
+    sink = write_options(
+        {
+            "kafka.bootstrap.servers": BASE["kafka.bootstrap.servers"],
+            "kafka.socket.timeout.ms": "5000",
+            "topic": "t",
+        }
+    )
+    producer = sink.client.producer(dict(sink.producer_properties))
+    try:
+        assert producer._core.config.request_timeout == 5.0
+    finally:
+        producer.close()
+
+
 def test_load_checks_what_is_wrong_in_both_modes():
     """load() cannot tell a batch read from a stream: it refuses what neither takes and lets
     through what one of them does (the other is refused when the query starts)."""

@@ -1,6 +1,7 @@
-"""flow.within and flow.Continued without a network: a driver of our own answers the effects,
-so what is checked is the rules (calls cut to the time left, the error's contents, a flow
-continued across slices with its calls kept in flight), not a machine's timing."""
+"""Flows without a network: a driver of our own answers the effects, so what is checked is
+the rules, not a machine's timing: flow.within (calls cut to the time left, the error's
+contents), flow.Continued (a flow continued across slices with its calls kept in flight),
+retries that do not multiply, and what a pattern subscription matches."""
 
 from __future__ import annotations
 
@@ -136,3 +137,33 @@ def test_continued_raises_the_flows_error_and_is_finished():
     with pytest.raises(BrokerConnectionError, match="lost"):
         driver.run(continued.advance(0.0))
     assert continued.finished
+
+
+@pytest.mark.parametrize("exclude", [True, False])
+def test_a_pattern_matches_internal_topics_only_when_asked(exclude):
+    """exclude.internal.topics (true by default): a pattern subscription leaves out the
+    topics the cluster marks internal (__consumer_offsets)."""
+    import re
+
+    from kafkawire import messages as m
+    from kafkawire.client.config import client_config
+    from kafkawire.client.consumer import ConsumerCore
+    from kafkawire.client.consumer_config import consumer_config
+    from kafkawire.client.core import ClientCore
+
+    client, config = consumer_config(
+        "127.0.0.1:1", {"group.id": "g", "exclude.internal.topics": exclude}
+    )
+    consumer = ConsumerCore(ClientCore(client), config)
+    consumer.subscribe(re.compile("_.*"), {})
+    topic = m.MetadataResponse.MetadataResponseTopic
+    answer = m.MetadataResponse(
+        brokers=[m.MetadataResponse.MetadataResponseBroker(node_id=1, host="h", port=1)],
+        topics=[
+            topic(name="__consumer_offsets", is_internal=True),
+            topic(name="_orders", is_internal=False),
+        ],
+    )
+    answer_all(consumer._match_pattern(), lambda call: answer)
+    assert consumer.topics == (["_orders"] if exclude else ["__consumer_offsets", "_orders"])
+    assert client_config("127.0.0.1:1").allow_auto_create_topics is False
