@@ -207,7 +207,7 @@ class _ProducerMethods:
         self._closed = False
         # produce()'s delivery reports: (callback, error, message), run by poll and flush on
         # the caller's thread; _unreported: records produced with a callback, not reported yet
-        self._on_delivery: Callable | None = getattr(self._config, "on_delivery", None)
+        self._on_delivery: Callable | None = self._config.on_delivery
         self._reports: collections.deque = collections.deque()
         self._unreported = 0
 
@@ -262,7 +262,7 @@ class _ProducerMethods:
                 error=err,
                 latency=latency,
             )
-        only_errors = getattr(self._config, "delivery_report_only_error", False)
+        only_errors = self._config.delivery_report_only_error
         self._queue_report(None if only_errors and err is None else (report, err, msg))
 
     def _queue_report(self, item) -> None:
