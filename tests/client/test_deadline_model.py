@@ -346,3 +346,50 @@ def test_polls_with_no_time_still_join_and_read(broker, face):
         assert [r.value for r in got] == [b"a", b"b"]
     finally:
         consumer.close()
+
+
+@pytest.fixture(scope="module")
+def slow_mock():
+    """librdkafka's mock cluster (3 brokers) whose brokers answer after 20 s: silent peers
+    that speak Kafka, with a topic led by broker 1."""
+    from tests.support.mock_cluster import MockCluster
+
+    with MockCluster(3) as mock:
+        mock.create_topic("t", 3)
+        yield mock
+
+
+@pytest.mark.parametrize("how", ["slow", "down"])
+def test_calls_end_by_their_timeout_on_the_mock_cluster(face, slow_mock, how):
+    """The same calls against a real multi-broker cluster whose brokers are slow (every answer
+    20 s late) or down: each ends by its timeout, naming a broker's address."""
+    brokers = slow_mock.broker_ids
+    for broker in brokers:
+        if how == "slow":
+            slow_mock.set_rtt(broker, 20_000)
+        else:
+            slow_mock.broker_down(broker)
+    addresses = "|".join(a.replace(".", r"\.") for a in slow_mock.addresses)
+    try:
+        with make_client(face, slow_mock.bootstrap) as client:
+            for name in ("metadata", "list_offsets", "fetch", "describe_groups"):
+                start = time.monotonic()
+                with pytest.raises((RequestTimeoutError, BrokerConnectionError)) as caught:
+                    CLIENT_CALLS[name](client, TIMEOUT)
+                assert time.monotonic() - start < TIMEOUT + MARGIN, caught.value
+                assert re.search(addresses, str(caught.value)), caught.value
+                assert str(caught.value).startswith(f"{name}: not done in 1 s")
+        producer = make_producer(face, slow_mock.bootstrap, config={"delivery.timeout.ms": 2000})
+        try:
+            start = time.monotonic()
+            future = producer.send("t", b"v")
+            assert time.monotonic() - start < 0.5
+            assert future.exception(timeout=15) is not None
+        finally:
+            producer.close(timeout=TIMEOUT)
+    finally:
+        for broker in brokers:
+            if how == "slow":
+                slow_mock.set_rtt(broker, 0)
+            else:
+                slow_mock.broker_up(broker)
