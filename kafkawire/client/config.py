@@ -684,6 +684,23 @@ def _source(name: str, keyword: bool) -> str:
     return f"keyword {name}=" if keyword else f"property {name!r}"
 
 
+# kept in the settings (their values checked) but not acted on yet: one INFO line each
+NOT_ACTED_ON = {
+    "throttle_cb": "broker throttle times are not reported yet",
+    "fetch.error.backoff.ms": "a failed fetch is tried again after retry.backoff.ms, doubling",
+    "queue.buffering.max.messages": "the buffer is bounded by queue.buffering.max.kbytes",
+    **dict.fromkeys(
+        (
+            "compression.level",
+            "compression.gzip.level",
+            "compression.lz4.level",
+            "compression.zstd.level",
+        ),
+        "each codec compresses at its default level",
+    ),
+}
+
+
 def read_property(
     collected: Collected,
     table: Mapping[str, tuple[str, Callable[[Any], Any]]],
@@ -694,6 +711,8 @@ def read_property(
 ) -> None:
     """Put property ``name`` (given as ``keyword``, or in ``config=``) into ``collected``: its
     field, converted. A keyword's None keeps None where the setting may be unset."""
+    if name in NOT_ACTED_ON:
+        log_ignored(name, NOT_ACTED_ON[name])
     field_name, convert = table[name]
     what = (
         f"{collected.kind} setting {keyword!r}"

@@ -22,6 +22,7 @@ import inspect
 import json
 import re
 import secrets
+import ssl
 import time
 import urllib.error
 import urllib.parse
@@ -335,7 +336,14 @@ def _client_credentials_token(config: ClientConfig, clock: Callable[[], float]) 
     )
     now = clock()
     try:
-        with urllib.request.urlopen(request, timeout=config.connect_timeout) as answer:
+        context = None
+        if config.https_ca_location or config.https_ca_pem:  # the token endpoint's CA
+            context = ssl.create_default_context(
+                cafile=config.https_ca_location, cadata=config.https_ca_pem
+            )
+        with urllib.request.urlopen(
+            request, timeout=config.connect_timeout, context=context
+        ) as answer:
             body = answer.read(1 << 20)
     except urllib.error.HTTPError as exc:
         detail = _oauth_error(exc.read(1 << 16))

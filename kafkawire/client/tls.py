@@ -28,7 +28,24 @@ def ssl_context(config: ClientConfig) -> ssl.SSLContext | None:
         cafile, cadata = None, _pkcs12_certificates(cafile, config.ssl_truststore_password)
     context = ssl.create_default_context(cafile=cafile, cadata=cadata)
     context.minimum_version = ssl.TLSVersion.TLSv1_2
-    context.check_hostname = config.ssl_check_hostname
+    context.check_hostname = config.ssl_check_hostname and config.ssl_verify_certificate
+    if not config.ssl_verify_certificate:  # enable.ssl.certificate.verification=false
+        context.verify_mode = ssl.CERT_NONE
+    if config.ssl_cipher_suites:
+        try:
+            context.set_ciphers(config.ssl_cipher_suites)
+        except ssl.SSLError:
+            raise ConfigError(
+                f"ssl.cipher.suites {config.ssl_cipher_suites!r} names no cipher OpenSSL has"
+            ) from None
+    if config.ssl_crl_location:  # the broker's certificate is checked against the CRL
+        try:
+            context.load_verify_locations(cafile=config.ssl_crl_location)
+        except (OSError, ssl.SSLError) as exc:
+            raise ConfigError(
+                f"ssl.crl.location {config.ssl_crl_location}: cannot be read ({exc})"
+            ) from None
+        context.verify_flags |= ssl.VERIFY_CRL_CHECK_LEAF
     try:
         _load_client_certificate(context, config)
     except ssl.SSLError as exc:

@@ -982,3 +982,23 @@ def metadata_peer_on(port: int) -> Peer:
     peer.handler = handler
     threading.Thread(target=peer._serve, daemon=True).start()
     return peer
+
+
+@pytest.mark.parametrize(
+    "name, value",
+    [("fetch.error.backoff.ms", 100), ("queue.buffering.max.messages", 10), ("throttle_cb", print)],
+)
+def test_properties_kept_but_not_acted_on_say_so(caplog, name, value):
+    """A property whose value is checked and kept, but which changes nothing yet, logs one
+    INFO line saying so (not silence)."""
+    import logging
+
+    from kafkawire.client import logs
+    from kafkawire.client.consumer_config import consumer_config
+    from kafkawire.client.producer_config import producer_config
+
+    logs._ignored.discard(name)
+    make = producer_config if name == "queue.buffering.max.messages" else consumer_config
+    with caplog.at_level(logging.INFO, logger="kafkawire.config"):
+        make("127.0.0.1:1", {name: value})
+    assert [r.getMessage() for r in caplog.records if name in r.getMessage()], caplog.text

@@ -203,3 +203,76 @@ def test_config_errors_are_clear_and_keep_secrets():
     with pytest.raises(ConfigError) as info:
         client_config("h:1", {"request.timeout.ms": "hunter2"})
     assert "hunter2" not in str(info.value)
+
+
+def test_certificate_verification_can_be_turned_off(face, tls_broker):
+    """enable.ssl.certificate.verification=false: a certificate from a CA nobody trusts is
+    taken (librdkafka's setting, for test clusters)."""
+    other_ca = trustme.CA()
+    config = {
+        "security.protocol": "SSL",
+        "ssl.ca.pem": other_ca.cert_pem.bytes().decode(),
+        "enable.ssl.certificate.verification": "false",
+    }
+    with make_client(face, tls_broker["tls"].address, config=config) as client:
+        assert client.metadata([]).brokers
+
+
+def test_cipher_suites_are_offered_and_checked(face, pki, tls_broker):
+    with make_client(
+        face,
+        tls_broker["tls"].address,
+        config=tls_config(pki, **{"ssl.cipher.suites": "ECDHE+AESGCM"}),
+    ) as client:
+        assert client.metadata([]).brokers
+    with pytest.raises(ConfigError, match=r"ssl\.cipher\.suites 'NO-SUCH-CIPHER'"):
+        make_client(
+            face, "127.0.0.1:1", config=tls_config(pki, **{"ssl.cipher.suites": "NO-SUCH-CIPHER"})
+        )
+
+
+def crl(ca, revoked_serials: list[int]) -> bytes:
+    """A CRL of ``ca`` (PEM) revoking these serial numbers."""
+    import datetime
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+
+    ca_cert = x509.load_pem_x509_certificate(ca.cert_pem.bytes())
+    key = serialization.load_pem_private_key(ca.private_key_pem.bytes(), password=None)
+    now = datetime.datetime.now(datetime.timezone.utc)
+    builder = (
+        x509.CertificateRevocationListBuilder()
+        .issuer_name(ca_cert.subject)
+        .last_update(now - datetime.timedelta(minutes=1))
+        .next_update(now + datetime.timedelta(days=1))
+    )
+    for serial in revoked_serials:
+        builder = builder.add_revoked_certificate(
+            x509.RevokedCertificateBuilder()
+            .serial_number(serial)
+            .revocation_date(now - datetime.timedelta(minutes=1))
+            .build()
+        )
+    return builder.sign(key, hashes.SHA256()).public_bytes(serialization.Encoding.PEM)
+
+
+def test_a_crl_refuses_a_revoked_broker_certificate(face, pki, tls_broker, tmp_path):
+    import ssl
+
+    from cryptography import x509
+
+    host, port = tls_broker["tls"].address.rsplit(":", 1)
+    served = x509.load_pem_x509_certificate(ssl.get_server_certificate((host, int(port))).encode())
+    empty, revoking = tmp_path / "empty.crl", tmp_path / "revoking.crl"
+    empty.write_bytes(crl(pki[0], []))
+    revoking.write_bytes(crl(pki[0], [served.serial_number]))
+    config = tls_config(pki, **{"ssl.crl.location": str(empty)})
+    with make_client(face, tls_broker["tls"].address, config=config) as client:
+        assert client.metadata([]).brokers
+    config = tls_config(pki, **{"ssl.crl.location": str(revoking)})
+    with (
+        make_client(face, tls_broker["tls"].address, config=config) as client,
+        pytest.raises(TlsError, match="revoked"),
+    ):
+        client.metadata([])
