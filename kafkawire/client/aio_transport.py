@@ -179,7 +179,7 @@ class AsyncTransport:
             return await asyncio.wait_for(future, max(0.0, deadline - loop.time()))
         except asyncio.TimeoutError:
             error = RequestTimeoutError(
-                f"no answer from {conn.session.address} in {call.timeout:g} s"
+                f"no answer from {conn.session.address} in {round(call.timeout, 2):g} s"
             )
             conn.close()  # the answer may still come: the connection cannot be reused
             return error

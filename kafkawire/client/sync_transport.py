@@ -283,7 +283,7 @@ class SyncTransport:
                     conn = self._owners[token]
                     what = "no answer from" if token not in self._results else "could not send to"
                     self._results[token] = RequestTimeoutError(
-                        f"{what} {conn.session.address} in {self._timeouts[token]:g} s"
+                        f"{what} {conn.session.address} in {round(self._timeouts[token], 2):g} s"
                     )
                     # the answer may still come: the connection cannot be reused
                     self._complete(conn.session.close("closed: a call on it timed out"))
