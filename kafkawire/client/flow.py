@@ -119,9 +119,8 @@ def retrying(
                 raise
             if tries == retries:
                 elapsed = time.monotonic() - start
-                error = type(exc)(f"{what}: {exc} (after {tries + 1} attempts in {elapsed:.1f} s)")
-                error.exhausted = True  # type: ignore[attr-defined]
-                raise error from None
+                message = f"{what}: {exc} (after {tries + 1} attempts in {elapsed:.1f} s)"
+                raise _exhausted(type(exc)(message)) from None
         except BrokerError as exc:
             if not exc.retriable or tries == retries:
                 raise
@@ -143,7 +142,9 @@ def within(flow: Flow[T], seconds: float | None, what: str) -> Flow[T]:
     start = time.monotonic()
     end = start + max(0.0, seconds)
     outcome: Any = None
-    failures: list[BaseException] = []
+    # the failures' messages, not the exceptions: their tracebacks hold this frame, and a
+    # cycle through it would keep response buffers alive until the garbage collector runs
+    failures: list[str] = []
     while True:
         try:
             if isinstance(outcome, BaseException):
@@ -155,11 +156,12 @@ def within(flow: Flow[T], seconds: float | None, what: str) -> Flow[T]:
         except (BrokerConnectionError, RequestTimeoutError) as exc:
             if time.monotonic() < end or getattr(exc, "exhausted", False):
                 raise
-            failures.append(exc)  # a call cut at the deadline: the deadline is the news
+            failures.append(str(exc))  # a call cut at the deadline: the deadline is the news
             raise _overdue(what, seconds, start, failures) from None
         left = end - time.monotonic()
         if left <= 0:
             flow.close()
+            outcome = None  # (an exception here would tie its traceback to this frame)
             raise _overdue(what, seconds, start, failures)
         effect = cut(effect, left)
         try:
@@ -184,14 +186,20 @@ def cut(effect: Effect, left: float) -> Effect:
     return effect
 
 
-def _failures(effect: Effect, outcome: Any) -> list[BaseException]:
+def _failures(effect: Effect, outcome: Any) -> list[str]:
     if isinstance(effect, Call):
         outcome = [outcome]
     elif isinstance(effect, Wait):
         outcome = list(outcome.values()) if isinstance(outcome, dict) else []
     elif not isinstance(effect, Gather):
         return []
-    return [o for o in outcome if isinstance(o, (ClientError, BrokerError))]
+    return [str(o) for o in outcome if isinstance(o, (ClientError, BrokerError))]
+
+
+def _exhausted(error: BaseException) -> BaseException:
+    """``error``, marked as the end of a flow's retries (an outer flow does not retry it)."""
+    error.exhausted = True  # type: ignore[attr-defined]
+    return error
 
 
 def _overdue(what: str, seconds: float, start: float, failures: list) -> RequestTimeoutError:
@@ -200,9 +208,7 @@ def _overdue(what: str, seconds: float, start: float, failures: list) -> Request
     if failures:
         count = len(failures)
         message += f"; {count} request{'' if count == 1 else 's'} failed, the last: {failures[-1]}"
-    error = RequestTimeoutError(message + ")")
-    error.exhausted = True  # type: ignore[attr-defined]
-    return error
+    return _exhausted(RequestTimeoutError(message + ")"))  # type: ignore[return-value]
 
 
 class Continued:

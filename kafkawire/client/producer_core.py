@@ -166,7 +166,7 @@ class ProducerCore:
         self._callbacks: list = []
         self._held: dict[str, list[_Held]] = {}  # topic -> records waiting for its metadata
         self._placing = False  # held records go to their batches: the buffer was counted
-        self._last_failure: BaseException | None = None  # of a job's call
+        self._last_failure: str | None = None  # of a job's call (its message: no traceback)
         self.errors: list[BaseException] = []  # connections lost or refused, for error_cb
         self._metadata_job = False
         self._metadata_due = False
@@ -530,7 +530,9 @@ class ProducerCore:
                     if isinstance(outcome, REFUSALS):
                         self._refuse(outcome)
                     if isinstance(outcome, _CLIENT_ERRORS) and len(self.errors) < 100:
-                        self.errors.append(outcome)  # for error_cb, from the caller's poll
+                        # for error_cb, from the caller's poll: a copy without the traceback,
+                        # which would tie the sender's frames (and their buffers) to this core
+                        self.errors.append(type(outcome)(str(outcome)))
                     handler(outcome)
             self.run_callbacks()
 
@@ -640,7 +642,7 @@ class ProducerCore:
 
     def _step(self, job: _Job, outcome) -> None:
         if isinstance(outcome, ClientError):
-            self._last_failure = outcome  # what held records that expire were waiting on
+            self._last_failure = str(outcome)  # what held records that expire were waiting on
         try:
             if isinstance(outcome, BaseException):
                 effect = job.flow.throw(outcome)
