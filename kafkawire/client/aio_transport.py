@@ -219,18 +219,10 @@ class AsyncTransport:
             await asyncio.sleep(wait)
 
     def _idle(self, conn: _Protocol) -> bool:
-        """Whether ``conn`` has been idle past connections.max.idle.ms (a load balancer or
-        firewall may have dropped it without a word): it is closed, not used."""
-        limit = self._core.config.connections_max_idle
-        if not limit or conn.session.in_flight:
-            return False
-        idle = time.monotonic() - conn.last_used
-        if idle < limit:
-            return False
-        self._log.debug(
-            "closing %s: idle for %.3g s (connections.max.idle.ms)", conn.session.address, idle
+        session = conn.session
+        return self._core.idle_too_long(
+            session.address, conn.last_used, bool(session.in_flight), self._log
         )
-        return True
 
     async def _connect(self, key: ConnectionKey, host: str, port: int) -> _Protocol:
         pending = self._connecting.get(key)

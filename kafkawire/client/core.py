@@ -3,6 +3,7 @@ topics, leaders), with the metadata flows that keep it current. No IO."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 
 from kafkawire.protocol import messages as m
@@ -50,6 +51,19 @@ class ClientCore:
             return known + [(addr, addr) for addr in self.config.bootstrap_servers]
         address = self.brokers.get(node)
         return [] if address is None else [(node, address)]
+
+    def idle_too_long(self, address: str, last_used: float, busy: bool, log) -> bool:
+        """Whether a connection to ``address`` unused since ``last_used`` (monotonic) and with
+        nothing in flight (``busy`` False) is past connections.max.idle.ms (a load balancer or
+        firewall may have dropped it without a word): the transports close it, not use it."""
+        limit = self.config.connections_max_idle
+        if not limit or busy:
+            return False
+        idle = time.monotonic() - last_used
+        if idle < limit:
+            return False
+        log.debug("closing %s: idle for %.3g s (connections.max.idle.ms)", address, idle)
+        return True
 
     def broker_name(self, node: int) -> str:
         """How errors name a broker: its node id and, when known, its address."""

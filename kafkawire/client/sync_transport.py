@@ -391,18 +391,9 @@ class SyncTransport:
         return conn
 
     def _idle(self, conn: _Connection) -> bool:
-        """Whether ``conn`` has been idle past connections.max.idle.ms (a load balancer or
-        firewall may have dropped it without a word): it is closed, not used."""
-        limit = self._core.config.connections_max_idle
-        if not limit or conn.session.in_flight or conn.outbox:
-            return False
-        idle = time.monotonic() - conn.last_used
-        if idle < limit:
-            return False
-        self._log.debug(
-            "closing %s: idle for %.3g s (connections.max.idle.ms)", conn.session.address, idle
-        )
-        return True
+        session = conn.session
+        busy = bool(session.in_flight) or bool(conn.outbox)
+        return self._core.idle_too_long(session.address, conn.last_used, busy, self._log)
 
     def _tls_handshake(self, sock: socket.socket, host: str, address: str) -> ssl.SSLSocket:
         """The handshake, blocking, within the connect timeout (the socket's timeout)."""
