@@ -45,6 +45,15 @@ def fetches_by_broker(mock) -> dict[int, int]:
     return counts
 
 
+def read(consumer, count: int, **options) -> list[bytes]:
+    """The values of up to ``count`` records, polled for 30 s at most."""
+    got: list[bytes] = []
+    deadline = time.monotonic() + 30
+    while len(got) < count and time.monotonic() < deadline:
+        got += [r.value for r in consumer.poll(0.5, **options)]
+    return got
+
+
 def test_librdkafka_fetches_from_the_follower(mock, topic):
     confluent_kafka = pytest.importorskip("confluent_kafka")
     consumer = confluent_kafka.Consumer(
@@ -81,10 +90,7 @@ def test_consumer_fetches_from_the_follower_the_leader_names(mock, topic, face):
     mock.start_tracking()
     try:
         consumer.assign([TopicPartition(topic, 0)])
-        got = []
-        deadline = time.monotonic() + 30
-        while len(got) < len(VALUES) and time.monotonic() < deadline:
-            got += [r.value for r in consumer.poll(0.5)]
+        got = read(consumer, len(VALUES))
         assert got == VALUES
         fetches = fetches_by_broker(mock)
         # the leader is asked once and names the follower; the records come from the follower
@@ -104,17 +110,12 @@ def test_a_follower_that_goes_down_sends_the_consumer_back_to_the_leader(mock, t
     )
     try:
         consumer.assign([TopicPartition(topic, 0)])
-        got = []
-        deadline = time.monotonic() + 30
-        while len(got) < 5 and time.monotonic() < deadline:
-            got += [r.value for r in consumer.poll(0.5, max_records=5)]
+        got = read(consumer, 5, max_records=5)
         assert got == VALUES[:5]
         mock.set_follower(topic, 0, -1)  # the leader names no follower any more
         mock.broker_down(FOLLOWER)
         try:
-            deadline = time.monotonic() + 30
-            while len(got) < len(VALUES) and time.monotonic() < deadline:
-                got += [r.value for r in consumer.poll(0.5)]
+            got += read(consumer, len(VALUES) - len(got))
         finally:
             mock.broker_up(FOLLOWER)
         assert got == VALUES
