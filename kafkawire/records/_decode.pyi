@@ -63,6 +63,9 @@ class ConsumerRecord:
     def headers(self) -> list[Header]: ...
     @property
     def leader_epoch(self) -> int: ...
+    @property
+    def delivery_count(self) -> int | None:
+        """A share group's delivery count (1 at the first delivery); None outside one."""
 
 class ControlRecord(tuple[int, int, int]):
     """A control record: type 0 = ABORT, 1 = COMMIT."""
@@ -203,7 +206,9 @@ class RecordView:
     def value(self, i: int) -> memoryview | None: ...
     def headers(self, i: int) -> list[Header]: ...
     def control_record(self, i: int) -> ControlRecord | None: ...
-    def consumer_records(self, topic: str, partition: int) -> list[ConsumerRecord]:
+    def consumer_records(
+        self, topic: str, partition: int, delivery_count: int = -1
+    ) -> list[ConsumerRecord]:
         """One ConsumerRecord per row (bytes copies of keys and values)."""
     def to_arrow(
         self,

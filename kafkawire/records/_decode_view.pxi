@@ -164,9 +164,10 @@ cdef class RecordView:
         for i in range(self.n):
             yield self.record(i)
 
-    def consumer_records(self, str topic, int32_t partition):
+    def consumer_records(self, str topic, int32_t partition, int32_t delivery_count=-1):
         """One ConsumerRecord per row (bytes copies of keys and values), made in
-        one pass over the batches: the per-record poll of kafkawire.Consumer."""
+        one pass over the batches: the per-record poll of kafkawire.Consumer.
+        ``delivery_count``: a share group's (KIP-932) for every row; -1: none."""
         cdef list out = []
         if self.n == 0:
             return out
@@ -201,6 +202,7 @@ cdef class RecordView:
                 r.timestamp = ts[i]
                 r.timestamp_type = timestamp_type
                 r.leader_epoch = b.partition_leader_epoch
+                r._delivery_count = delivery_count
                 r.key = (None if kl[i] < 0 else
                          PyBytes_FromStringAndSize(<const char *>base + kp[i], kl[i]))
                 r.value = (None if vl[i] < 0 else
@@ -455,7 +457,8 @@ cdef class RecordView:
 cdef class ConsumerRecord:
     """A record as a consumer's poll gives it: where it is (topic, partition,
     offset, leader_epoch), when (timestamp in ms, -1 when absent; timestamp_type
-    0 CreateTime, 1 LogAppendTime, -1 none) and what (key, value, headers)."""
+    0 CreateTime, 1 LogAppendTime, -1 none) and what (key, value, headers); a share
+    consumer's records also say how often the group handed them out (delivery_count)."""
     cdef readonly str topic
     cdef readonly int32_t partition
     cdef readonly int64_t offset
@@ -465,6 +468,13 @@ cdef class ConsumerRecord:
     cdef readonly object key
     cdef readonly object value
     cdef list _headers     # None for a record without headers: made on access
+    cdef int32_t _delivery_count  # -1: not from a share group
+
+    @property
+    def delivery_count(self):
+        """1 on a share group's first delivery, +1 after each release or lock expiry;
+        None for a record not read through a share group."""
+        return None if self._delivery_count < 0 else self._delivery_count
 
     @property
     def headers(self):
@@ -475,11 +485,13 @@ cdef class ConsumerRecord:
     def __repr__(self):
         return (f"ConsumerRecord(topic={self.topic!r}, partition={self.partition}, "
                 f"offset={self.offset}, timestamp={self.timestamp}, key={self.key!r}, "
-                f"value={self.value!r}, headers={self.headers!r})")
+                f"value={self.value!r}, headers={self.headers!r}"
+                + (f", delivery_count={self._delivery_count})" if self._delivery_count >= 0
+                   else ")"))
 
     def _fields(self):
         return (self.topic, self.partition, self.offset, self.timestamp, self.timestamp_type,
-                self.key, self.value, self.headers, self.leader_epoch)
+                self.key, self.value, self.headers, self.leader_epoch, self._delivery_count)
 
     def __eq__(self, other):
         if not isinstance(other, ConsumerRecord):
@@ -493,9 +505,10 @@ cdef class ConsumerRecord:
 
 
 def _consumer_record(topic, partition, offset, timestamp, timestamp_type, key, value, headers,
-                     leader_epoch):
+                     leader_epoch, delivery_count=-1):
     """Unpickles a ConsumerRecord."""
     cdef ConsumerRecord r = ConsumerRecord.__new__(ConsumerRecord)
+    r._delivery_count = -1 if delivery_count is None else delivery_count
     r.topic, r.partition, r.offset, r.timestamp = topic, partition, offset, timestamp
     r.timestamp_type, r.leader_epoch, r.key, r.value = timestamp_type, leader_epoch, key, value
     r._headers = list(headers) if headers else None

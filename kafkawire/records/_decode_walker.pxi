@@ -94,7 +94,21 @@ cdef class _Walker:
             raise TypeError(f"copy must be None, True or False, not {copy!r}")
         PyObject_GetBuffer(source, &self.view, PyBUF_SIMPLE)
         self.have_view = True
-        if copy is True or (copy is None and not _immutable(source, &self.view)):
+        cdef const void *inner = NULL
+        cdef Py_ssize_t inner_len = 0
+        cdef bint inside = False
+        if type(source) is memoryview and type(source.obj) is bytes and copy is not True:
+            # Hold the bytes under the memoryview, not an export of the memoryview: a
+            # garbage collection of a cycle holding a view and its input (a fetch answer
+            # kept by a traceback) clears a memoryview under its exports, and CPython then
+            # crashes releasing them. The bytes cannot change; the memoryview stays the
+            # source (bytes_view slices it).
+            inner, inner_len, inside = self.view.buf, self.view.len, True
+            PyBuffer_Release(&self.view)
+            self.have_view = False
+            PyObject_GetBuffer(source.obj, &self.view, PyBUF_SIMPLE)
+            self.have_view = True
+        elif copy is True or (copy is None and not _immutable(source, &self.view)):
             # The buffer policy: views read a private copy, which nothing can change.
             private = PyBytes_FromStringAndSize(NULL, self.view.len)
             copy_bytes(<char *>PyBytes_AS_STRING(private), self.view.buf, <size_t>self.view.len)
@@ -104,8 +118,8 @@ cdef class _Walker:
             self.have_view = True
             source = private
         self.source = source
-        self.buf = <const uint8_t *>self.view.buf
-        self.length = self.view.len
+        self.buf = <const uint8_t *>(inner if inside else self.view.buf)
+        self.length = inner_len if inside else self.view.len
         self.pos = 0
         self.verify_crc = verify_crc
         self.max_decompressed = max_decompressed

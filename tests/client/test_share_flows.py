@@ -17,6 +17,7 @@ from kafkawire.client.config import client_config
 from kafkawire.client.core import ClientCore
 from kafkawire.client.share import (
     AcknowledgeType,
+    Acquired,
     ShareGroupMember,
     ShareSession,
     TopicIdPartition,
@@ -146,7 +147,7 @@ def test_accept_release_reject_through_a_share_session(share_mock, driver):
         for offset, kind in [(0, ACCEPT), (1, ACCEPT), (2, RELEASE), (3, RELEASE), (4, REJECT)]:
             session.acknowledge(tp, offset, kind)
         assert session.pending == {tp: {0: 1, 1: 1, 2: 2, 3: 2, 4: 3}}
-        with pytest.raises(ValueError, match="not acquired"):
+        with pytest.raises(ValueError, match="acknowledged already"):
             session.acknowledge(tp, 4, ACCEPT)  # settled already
 
         # the acknowledgements ride on the next ShareFetch: the released come back, second
@@ -285,9 +286,11 @@ TID = uuid.UUID(int=7)
 TP = TopicIdPartition(TID, 0)
 
 
-def held_session(offsets_held) -> ShareSession:
+def held_session(offsets_held, deadline: float = 1e18) -> ShareSession:
+    """A session holding ``offsets_held`` (delivery count 1), as a ShareFetch leaves it."""
     session = ShareSession(1, "g", "m")
-    session._in_flight[TP] = dict.fromkeys(offsets_held, 1)
+    for offset in offsets_held:
+        session._acquired.setdefault(TP, []).append(Acquired(TP, offset, offset, 1, deadline))
     return session
 
 
@@ -327,7 +330,7 @@ def test_offsets_of_an_acquired_range_without_records_are_acknowledged_as_gaps()
         acquired_records=[R.AcquiredRecords(first_offset=10, last_offset=13, delivery_count=1)],
     )
     session = ShareSession(1, "g", "m", names={TID: "t"})
-    got = session._acquired(TP, part)
+    got = [r for rows in session._acquired_rows(TP, part, 1e18) for r in rows.records()]
     assert [(r.topic, r.offset, r.value) for r in got] == [("t", 10, b"a"), ("t", 11, b"b")]
     assert session.in_flight == {TP: {10: 1, 11: 1}}
     assert session.pending == {TP: {12: 0, 13: 0}}  # GAP
