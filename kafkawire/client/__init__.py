@@ -8,7 +8,8 @@ only modules that touch sockets, drive them; ``faces`` puts the public methods o
 for both. ``consumer`` is the consumer's state machine (positions, pipelined fetches, the
 group) and ``consumer_faces`` its two faces; ``producer_core`` the producer's (batches
 in ``_accumulate``, compiled; the transactions' requests in ``transactions``) and
-``producer_faces`` its two.
+``producer_faces`` its two; ``share`` (membership, share sessions), ``share_consumer`` and
+``share_faces`` the same for share groups (KIP-932).
 ``tls`` makes the SSLContext, ``sasl`` the SASL mechanisms the session carries
 (``docs/security.md``).
 """
@@ -47,6 +48,14 @@ from .group_admin import (
 )
 from .partitioner import default_partition, key_partitions, murmur2
 from .producer_faces import AsyncProducer, BatchMetadata, Producer
+from .share import AcknowledgeType
+from .share_consumer import (
+    AcquisitionLockExpiredError,
+    ShareAcknowledgeError,
+    ShareBatch,
+    SharePartitionRecords,
+)
+from .share_faces import AsyncShareConsumer, ShareConsumer
 from .transactions import ConsumerGroupMetadata
 from .types import (
     EARLIEST,
@@ -71,10 +80,13 @@ __all__ = [
     "LATEST",
     "READ_COMMITTED",
     "READ_UNCOMMITTED",
+    "AcknowledgeType",
+    "AcquisitionLockExpiredError",
     "AsyncClient",
     "AsyncConsumer",
     "AsyncProducer",
     "AsyncRecordFuture",
+    "AsyncShareConsumer",
     "AuthenticationError",
     "BatchMetadata",
     "BrokerConnectionError",
@@ -111,6 +123,10 @@ __all__ = [
     "RecordMetadata",
     "RecordTooLargeError",
     "RequestTimeoutError",
+    "ShareAcknowledgeError",
+    "ShareBatch",
+    "ShareConsumer",
+    "SharePartitionRecords",
     "TlsError",
     "TopicInfo",
     "TopicPartition",

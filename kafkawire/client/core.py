@@ -136,12 +136,12 @@ class ClientCore:
         return True
 
     def take_current_leaders(self, response, names) -> set[TopicPartition]:
-        """The partitions a Fetch answer refused whose new leader it names (``take_leader``),
-        which need no metadata refresh."""
+        """The partitions a Fetch (or ShareFetch) answer refused whose new leader it names
+        (``take_leader``), which need no metadata refresh. ``names``: topic id to name."""
         endpoints = {e.node_id: (e.host, e.port) for e in response.node_endpoints or ()}
         moved: set[TopicPartition] = set()
         for t in response.responses:
-            name = t.topic or names.get(t.topic_id)
+            name = getattr(t, "topic", None) or names.get(t.topic_id)  # ShareFetch: ids only
             for p in t.partitions:
                 if p.error_code and self.take_leader(
                     name, p.partition_index, p.current_leader, endpoints

@@ -27,7 +27,7 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -106,16 +106,14 @@ class AcquiredRows:
 @dataclass(slots=True)
 class ShareFetchResult:
     """What one ShareFetch brought: the rows acquired (partition by partition as the answer
-    lists them, in offset order within one), the partitions the broker refused (error codes,
-    with the leader it names, if any), the acknowledgements it refused (error codes, by
-    partition), and the group's acquisition lock time (ms)."""
+    lists them, in offset order within one), the partitions the broker refused (error codes),
+    the acknowledgements it refused (error codes, by partition), and the group's acquisition
+    lock time (ms)."""
 
     parts: list[AcquiredRows] = field(default_factory=list)
     errors: dict[TopicIdPartition, int] = field(default_factory=dict)
     acknowledge_errors: dict[TopicIdPartition, int] = field(default_factory=dict)
     acquisition_lock_timeout_ms: int = 0
-    leaders: dict[TopicIdPartition, tuple[int, int]] = field(default_factory=dict)
-    endpoints: dict[int, tuple[str, int]] = field(default_factory=dict)
 
     @property
     def records(self) -> list[ConsumerRecord]:
@@ -460,6 +458,9 @@ class ShareSession:
         """Records of ``tp`` are acquired here, or acknowledgements of them not sent."""
         return bool(self._acquired.get(tp))
 
+    def holds_range(self, a: Acquired) -> bool:
+        return any(r is a for r in self._acquired.get(a.tp, ()))
+
     def find(self, tp: TopicIdPartition, offset: int) -> Acquired | None:
         """The range that holds ``offset`` now (a released record acquired again is in a
         newer range than the one its first delivery was in)."""
@@ -680,17 +681,13 @@ class ShareSession:
         self._in_session = set(wanted)
         deadline = sent_at + response.acquisition_lock_timeout_ms / 1000
         result = ShareFetchResult(acquisition_lock_timeout_ms=response.acquisition_lock_timeout_ms)
-        result.endpoints = {e.node_id: (e.host, e.port) for e in response.node_endpoints or ()}
         for topic in response.responses:
             for part in topic.partitions:
                 tp = TopicIdPartition(topic.topic_id, part.partition_index)
                 if part.acknowledge_error_code:
                     result.acknowledge_errors[tp] = part.acknowledge_error_code
-                if part.error_code:
+                if part.error_code:  # the leader it names: ClientCore.take_current_leaders
                     result.errors[tp] = part.error_code
-                    leader = part.current_leader
-                    if leader is not None and leader.leader_id >= 0:
-                        result.leaders[tp] = (leader.leader_id, leader.leader_epoch)
                     continue
                 result.parts += self._acquired_rows(tp, part, deadline)
         return result
@@ -814,15 +811,15 @@ class ShareSession:
             raise
         return self.acknowledged(core, response)
 
-    def close_request(self):
+    def close_request(self) -> tuple[Any, dict[TopicIdPartition, list[int]]]:
         """The request that closes the session (epoch -1): a ShareAcknowledge with the pending
-        acknowledgements, or a ShareFetch that fetches nothing; None when no session is open.
-        The broker releases what the member still holds."""
+        acknowledgements (their offsets returned), or a ShareFetch that fetches nothing; None
+        when no session is open. The broker releases what the member still holds."""
         if self.epoch == 0:
-            return None
+            return None, {}
         tps = self.pending_partitions()
         if tps:
-            return self.acknowledge_request(tps, closing=True)[0]
+            return self.acknowledge_request(tps, closing=True)
         request = m.ShareFetchRequest(
             group_id=self.group_id,
             member_id=self.member_id,
@@ -831,7 +828,7 @@ class ShareSession:
             min_bytes=0,
             max_bytes=0,
         )
-        return request
+        return request, {}
 
     def closed(self, core: ClientCore, request, response) -> dict[TopicIdPartition, int]:
         """Take the answer to ``close_request``; the error code of each partition
@@ -847,7 +844,7 @@ class ShareSession:
 
     def close(self, core: ClientCore) -> Flow[dict[TopicIdPartition, int]]:
         """Close the session (``close_request``, ``closed``). The next fetch opens a new one."""
-        request = self.close_request()
+        request, _ = self.close_request()
         if request is None:  # never opened, or lost
             self.lost()
             return {}
