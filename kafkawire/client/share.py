@@ -21,6 +21,7 @@ the member still holds.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 import uuid
@@ -127,9 +128,18 @@ class ShareGroupMember:
     """One member of share group ``group_id``; ``epoch`` is its member epoch (-1: not in)."""
 
     def __init__(
-        self, group_id: str, *, member_id: str | None = None, rack_id: str | None = None
+        self,
+        group_id: str,
+        *,
+        member_id: str | None = None,
+        rack_id: str | None = None,
+        max_poll_interval: float | None = None,
     ) -> None:
         self.group_id = group_id
+        # a member not polled for this long leaves (None: never); the next poll rejoins
+        self.max_poll_interval = max_poll_interval
+        self.last_poll = time.monotonic()
+        self.poll_expired = False
         self.member_id = member_id or str(uuid.uuid4())
         self.rack_id = rack_id
         self.lock = threading.Lock()
@@ -158,7 +168,7 @@ class ShareGroupMember:
         now = time.monotonic() if now is None else now
         with self.lock:
             if not self.joined:
-                return bool(self.subscription)
+                return bool(self.subscription) and not self.poll_expired
             return self.subscription != self._sent_subscription or now >= self.next_heartbeat
 
     def _request(self) -> tuple[m.ShareGroupHeartbeatRequest, tuple[str, ...]]:
@@ -266,16 +276,30 @@ class ShareGroupMember:
             yield Sleep(backoff)
             backoff = min(backoff * 2, core.config.retry_backoff_max)
 
+    def polled(self) -> None:
+        """The member's consumer polled: it stays in (or joins again)."""
+        self.last_poll = time.monotonic()
+        self.poll_expired = False
+
     def heartbeat_loop(self, core: ClientCore, stopped: Callable[[], bool]) -> Flow[None]:
         """Heartbeats whenever one is due (``due``), until ``stopped()``: the member stays in
         the group, rejoins (same member id) after fencing, and learns new assignments
-        (``assignment_changed``). Failures are retried after a backoff (doubling); an error
-        the broker will repeat is kept in ``fatal`` for the consumer to raise."""
+        (``assignment_changed``). A member not polled for ``max_poll_interval`` leaves, so
+        the group gives its partitions to others, until the next poll. Failures are retried
+        after a backoff (doubling); an error the broker will repeat is kept in ``fatal`` for
+        the consumer to raise."""
         backoff = 0.0
         retry_at = 0.0
         while not stopped():
             yield Sleep(_LOOP_TICK)
             now = time.monotonic()
+            limit = self.max_poll_interval
+            if self.joined and limit is not None and now - self.last_poll > limit:
+                self.poll_expired = True  # no heartbeat joins again before the next poll
+                # when the leave fails, the session timeout takes the member out instead
+                with contextlib.suppress(ClientError, BrokerError):
+                    yield from self.leave(core)
+                continue
             if now < retry_at or not self.due(now):
                 continue
             try:

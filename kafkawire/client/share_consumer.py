@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from kafkawire.protocol import messages as m
-from kafkawire.protocol.error_codes import ERRORS, BrokerError, raise_for_code
+from kafkawire.protocol.error_codes import ERRORS, BrokerError, ErrorCode, raise_for_code
 from kafkawire.records import ConsumerRecord
 
 from .consumer_config import ConsumerConfig
@@ -54,6 +54,8 @@ if TYPE_CHECKING:
 ACCEPT, RELEASE, REJECT = AcknowledgeType.ACCEPT, AcknowledgeType.RELEASE, AcknowledgeType.REJECT
 _TICK = 0.05  # seconds a poll waits between looks while it has nothing in flight
 _FOREVER = 86400.0  # a Wait bounded only by the call's timeout (``within``)
+# a ShareFetch refused as the member is out of the group: its heartbeats join it again
+_MEMBER_GONE = {ErrorCode.UNKNOWN_MEMBER_ID, ErrorCode.FENCED_MEMBER_EPOCH}
 
 
 class AcquisitionLockExpiredError(ClientError):
@@ -191,7 +193,11 @@ class ShareConsumerCore:
         self.core = core
         self.config = config
         self.explicit = explicit
-        self.member = ShareGroupMember(config.group_id, rack_id=core.config.client_rack)
+        self.member = ShareGroupMember(
+            config.group_id,
+            rack_id=core.config.client_rack,
+            max_poll_interval=config.max_poll_interval,
+        )
         self.on_commit: CommitCallback | None = None
         self.sessions: dict[int, ShareSession] = {}
         self._assignment: dict[TopicPartition, TopicIdPartition] = {}
@@ -332,6 +338,7 @@ class ShareConsumerCore:
                 f"share group {self.member.group_id!r}: subscribe to topics before polling"
             )
         self._settle_delivered()
+        self.member.polled()
         end = time.monotonic() + max(0.0, timeout)
         waited = False  # a poll takes what has come at least once, even poll(0)
         while True:
@@ -528,7 +535,7 @@ class ShareConsumerCore:
             result = session.fetched(self.core, req.wanted, outcome, req.sent_at)
         except BrokerError as exc:
             self._session_failed(req, exc, now)
-            if not exc.retriable:
+            if not exc.retriable and exc.code not in _MEMBER_GONE:
                 raise
             return
         self._backoff = self.core.config.retry_backoff
