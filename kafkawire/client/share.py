@@ -324,17 +324,22 @@ class ShareGroupMember:
             joined = self.joined
         if not joined:
             return
+        request = m.ShareGroupHeartbeatRequest(
+            group_id=self.group_id, member_id=self.member_id, member_epoch=_LEAVE
+        )
         try:
-            node = yield from self.ensure_coordinator(core)
-            request = m.ShareGroupHeartbeatRequest(
-                group_id=self.group_id, member_id=self.member_id, member_epoch=_LEAVE
-            )
-            response = yield core.call(node, request)
-            if response.error_code not in (0, *_FENCED):
-                raise_for_code(
-                    response.error_code,
-                    f"leaving share group {self.group_id!r} at {core.broker_name(node)}",
-                )
+            for attempt in range(2):  # a coordinator that moved: once more at the new one
+                node = yield from self.ensure_coordinator(core)
+                response = yield core.call(node, request)
+                code = response.error_code
+                if code in _COORDINATOR_MOVED and attempt == 0:
+                    self.coordinator = None
+                    continue
+                if code not in (0, *_FENCED):
+                    raise_for_code(
+                        code, f"leaving share group {self.group_id!r} at {core.broker_name(node)}"
+                    )
+                break
         finally:
             with self.lock:
                 self.epoch = -1
@@ -416,6 +421,14 @@ class Acquired:
     def settled(self) -> bool:
         return bool((self.state >= SENT).all()) and not (self.state == LATE).any()
 
+    def expire(self, now: float) -> None:
+        """Past the deadline: what is not sent is given up (``ShareSession.expire``)."""
+        if self.deadline <= now:
+            s = self.state
+            s[s < 0] = EXPIRED
+            s[(s > 0) & (s < SENT)] = LATE
+            s[s == AcknowledgeType.GAP] = SENT  # a gap is nobody's record
+
 
 def _describe(tp: TopicIdPartition, offset: int, state: int, names) -> str:
     where = f"offset {offset} of {names.get(tp.topic_id, tp.topic_id)}-{tp.partition}"
@@ -485,11 +498,15 @@ class ShareSession:
     def holds_range(self, a: Acquired) -> bool:
         return any(r is a for r in self._acquired.get(a.tp, ()))
 
-    def find(self, tp: TopicIdPartition, offset: int) -> Acquired | None:
+    def find(
+        self, tp: TopicIdPartition, offset: int, delivery_count: int | None = None
+    ) -> Acquired | None:
         """The range that holds ``offset`` now (a released record acquired again is in a
-        newer range than the one its first delivery was in)."""
+        newer range than the one its first delivery was in), of that delivery if given."""
         found = None
         for a in reversed(self._acquired.get(tp, ())):
+            if delivery_count is not None and a.delivery_count != delivery_count:
+                continue
             if offset in a:
                 if a.state[offset - a.first] != SENT:
                     return a
@@ -501,16 +518,21 @@ class ShareSession:
         tp: TopicIdPartition,
         offset: int,
         kind: AcknowledgeType | int = AcknowledgeType.ACCEPT,
+        delivery_count: int | None = None,
     ) -> None:
-        """Settle one acquired record; sent with the next ``fetch``, ``commit`` or ``close``.
-        A record whose lock ran out is not acknowledged late: ``take_late`` reports it.
+        """Settle one acquired record (of its ``delivery_count``-th delivery, when given: a
+        record handed out again is another acquisition); sent with the next ``fetch``,
+        ``commit`` or ``close``. A record whose lock ran out is not acknowledged late:
+        ``take_late`` reports it.
 
         :raises ValueError: the record is not acquired by this session (never was, or was
             acknowledged already), or ``kind`` is not ACCEPT, RELEASE or REJECT.
         """
         kind = _kind(kind)
         tp = TopicIdPartition(*tp)
-        a = self.find(tp, offset)
+        a = self.find(tp, offset, delivery_count)
+        if a is not None:
+            a.expire(time.monotonic())
         state = None if a is None else int(a.state[offset - a.first])
         if a is None or state == SENT or state == AcknowledgeType.GAP:
             raise ValueError(f"offset {offset} of {tp} is not acquired by this share session")
@@ -527,6 +549,7 @@ class ShareSession:
 
         :raises ValueError: one of them is not handed out or acknowledged already."""
         idx = np.asarray(offsets, np.int64) - a.first
+        a.expire(time.monotonic())
         state = a.state[idx]
         bad = (state != HELD) & (state != EXPIRED)
         if bad.any():
@@ -553,16 +576,12 @@ class ShareSession:
         (EXPIRED: the group hands them out again), acknowledged but not sent (LATE)."""
         for ranges in self._acquired.values():
             for a in ranges:
-                if a.deadline <= now:
-                    s = a.state
-                    s[s < 0] = EXPIRED
-                    s[(s > 0) & (s < SENT)] = LATE
-                    s[s == AcknowledgeType.GAP] = SENT  # a gap is nobody's record
+                a.expire(now)
 
     def take_late(self) -> dict[TopicIdPartition, list[int]]:
         """The offsets acknowledged too late to be sent (their locks ran out), once each."""
         out: dict[TopicIdPartition, list[int]] = {}
-        for tp, ranges in self._acquired.items():
+        for tp, ranges in list(self._acquired.items()):
             for a in ranges:
                 late = np.flatnonzero(a.state == LATE)
                 if len(late):
@@ -642,9 +661,7 @@ class ShareSession:
         code = response.error_code
         if code == 0:
             return
-        if code in _SESSION_LOST:
-            self.lost()
-        raise_for_code(
+        raise_for_code(  # a lost session (_SESSION_LOST) is dropped by the caller, ``lost``
             code,
             f"{what} of share group {self.group_id!r} (member {self.member_id}) to "
             f"{core.broker_name(self.node)}: {response.error_message or ''}",
@@ -732,10 +749,14 @@ class ShareSession:
         extra = request.max_wait_ms / 1000
         try:
             response = yield core.call(self.node, request, extra_timeout=extra)
+            return self.fetched(core, wanted, response, sent_at)
         except (BrokerConnectionError, RequestTimeoutError):
             self.lost()
             raise
-        return self.fetched(core, wanted, response, sent_at)
+        except BrokerError as exc:
+            if exc.code in _SESSION_LOST:
+                self.lost()
+            raise
 
     def _acquired_rows(self, tp: TopicIdPartition, part, deadline: float) -> list[AcquiredRows]:
         """The records of ``part`` in its acquired ranges, held from now on (a record this
@@ -830,10 +851,14 @@ class ShareSession:
         request, _ = self.acknowledge_request(tps)
         try:
             response = yield core.call(self.node, request)
+            return self.acknowledged(core, response)
         except (BrokerConnectionError, RequestTimeoutError):
             self.lost()
             raise
-        return self.acknowledged(core, response)
+        except BrokerError as exc:
+            if exc.code in _SESSION_LOST:
+                self.lost()
+            raise
 
     def close_request(self) -> tuple[Any, dict[TopicIdPartition, list[int]]]:
         """The request that closes the session (epoch -1): a ShareAcknowledge with the pending

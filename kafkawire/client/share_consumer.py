@@ -243,7 +243,12 @@ class ShareConsumerCore:
         raise ValueError(f"{topic}-{partition}: no record of it was acquired by this consumer")
 
     def acknowledge_offset(
-        self, topic: str, partition: int, offset: int, type: AcknowledgeType | int = ACCEPT
+        self,
+        topic: str,
+        partition: int,
+        offset: int,
+        type: AcknowledgeType | int = ACCEPT,
+        delivery_count: int | None = None,
     ) -> None:
         """Settle the record at ``offset`` of ``topic``-``partition`` that a poll handed out;
         sent with the next poll, commit or close. A record whose lock ran out is not sent:
@@ -252,8 +257,8 @@ class ShareConsumerCore:
         :raises ValueError: no poll handed that record out, or it is acknowledged already."""
         tip = self._topic_id(topic, partition)
         for session in self._holders(tip):
-            if session.find(tip, offset) is not None:
-                session.acknowledge(tip, offset, type)
+            if session.find(tip, offset, delivery_count) is not None:
+                session.acknowledge(tip, offset, type, delivery_count)
                 return
         raise ValueError(
             f"offset {offset} of {topic}-{partition}: no record there was acquired by this "
@@ -671,18 +676,17 @@ class ShareConsumerCore:
             if pending and node not in busy and session.epoch > 0:
                 yield from self._start_acknowledge(session, pending)
 
-    def unsubscribe(self) -> Flow[None]:
-        """Close the share sessions (implicit mode: the last poll's records accepted; those
-        still buffered released) and leave the group."""
-        yield from self._close_sessions()
+    def leave(self) -> Flow[None]:
+        """Leave the group (after ``close_sessions``, with the heartbeats stopped: one sent
+        after the leave would join again)."""
         self.member.subscribe(())
         self._assignment = {}
         yield from self.member.leave(self.core)
 
-    def close(self) -> Flow[None]:
-        yield from self.unsubscribe()
-
-    def _close_sessions(self) -> Flow[None]:
+    def close_sessions(self) -> Flow[None]:
+        """Close the share sessions: implicit mode accepts the last poll's records first,
+        what was acquired and not handed out is released, acknowledgements go with the
+        closing requests."""
         if self._looking is not None:
             self._looking.close()
             self._looking = None

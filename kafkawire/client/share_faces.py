@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+import time
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
@@ -90,11 +91,13 @@ class _ShareMethods:
     def _run(self, flow: Flow):
         raise NotImplementedError
 
+    def _timeout(self, timeout: float | None) -> float:
+        return self._core.config.default_api_timeout if timeout is None else timeout
+
     def _call(self, flow: Flow, timeout: float | None, what: str):
         """A blocking call: it returns or raises within ``timeout`` seconds (None:
         default.api.timeout.ms), whatever the brokers do."""
-        seconds = self._core.config.default_api_timeout if timeout is None else timeout
-        return self._run(within(flow, seconds, what))
+        return self._run(within(flow, self._timeout(timeout), what))
 
     def _open(self) -> None:
         if self._closed:
@@ -134,7 +137,8 @@ class _ShareMethods:
 
         :raises ValueError: no poll handed it out, or it is acknowledged already."""
         topic, partition, offset = (_field(record, n) for n in ("topic", "partition", "offset"))
-        self._share.acknowledge_offset(topic, partition, offset, type)
+        count = _field(record, "delivery_count", None)  # which delivery of the record
+        self._share.acknowledge_offset(topic, partition, offset, type, count)
 
     def acknowledge_offset(
         self,
@@ -246,10 +250,21 @@ class ShareConsumer(_ShareMethods):
     def unsubscribe(self, timeout: float | None = None) -> None:
         """Leave the share group: acknowledgements sent (implicit mode: the last poll's
         records accepted), what was acquired and not handed out released, the sessions
-        closed."""
+        closed, then the member out of the group; within ``timeout`` seconds (None:
+        default.api.timeout.ms)."""
         self._open()
-        self._stop_heartbeats()
-        self._call(self._share.unsubscribe(), timeout, "unsubscribe")
+        self._leave(timeout, "unsubscribe")
+
+    def _leave(self, timeout: float | None, what: str) -> None:
+        # the sessions first, while the member is in and its heartbeat connection open
+        # (librdkafka's mock closes every share session of a broker a connection to it
+        # closes); then the heartbeats, which must not join again after the leave
+        end = time.monotonic() + self._timeout(timeout)
+        try:
+            self._call(self._share.close_sessions(), end - time.monotonic(), what)
+        finally:
+            self._stop_heartbeats()
+        self._call(self._share.leave(), max(0.0, end - time.monotonic()), what)
 
     def close(self, timeout: float | None = None) -> None:
         """``unsubscribe`` and disconnect, within ``timeout`` seconds (None:
@@ -258,9 +273,8 @@ class ShareConsumer(_ShareMethods):
         if self._closed:
             return
         self._closed = True
-        self._stop_heartbeats()
         try:
-            self._call(self._share.close(), timeout, "close")
+            self._leave(timeout, "close")
         finally:
             self._transport.close()
 
@@ -319,16 +333,22 @@ class AsyncShareConsumer(_ShareMethods):
 
     async def unsubscribe(self, timeout: float | None = None) -> None:
         self._open()
-        await self._stop_heartbeats()
-        await self._call(self._share.unsubscribe(), timeout, "unsubscribe")
+        await self._leave(timeout, "unsubscribe")
+
+    async def _leave(self, timeout: float | None, what: str) -> None:
+        end = time.monotonic() + self._timeout(timeout)  # as ShareConsumer._leave
+        try:
+            await self._call(self._share.close_sessions(), end - time.monotonic(), what)
+        finally:
+            await self._stop_heartbeats()
+        await self._call(self._share.leave(), max(0.0, end - time.monotonic()), what)
 
     async def close(self, timeout: float | None = None) -> None:
         if self._closed:
             return
         self._closed = True
-        await self._stop_heartbeats()
         try:
-            await self._call(self._share.close(), timeout, "close")
+            await self._leave(timeout, "close")
         finally:
             await self._transport.close()
 
@@ -344,11 +364,13 @@ class AsyncShareConsumer(_ShareMethods):
         await self.close()
 
 
-def _field(record: Any, name: str) -> Any:
+_REQUIRED = object()
+
+
+def _field(record: Any, name: str, default: Any = _REQUIRED) -> Any:
     """A record's field: an attribute (ConsumerRecord) or a method (confluent-kafka's
     Message)."""
-    try:
-        value = getattr(record, name)
-    except AttributeError:
-        raise TypeError(f"acknowledge takes a record a poll gave, not {record!r}") from None
+    value = getattr(record, name, default)
+    if value is _REQUIRED:
+        raise TypeError(f"acknowledge takes a record a poll gave, not {record!r}")
     return value() if callable(value) else value
