@@ -1,5 +1,6 @@
 """``kafkawire consume``: a topic's records printed (text or JSON lines) or written to Parquet
-with a progress bar, through ``kafkawire.Consumer``."""
+with a progress bar, through ``kafkawire.Consumer``; with --share-group, printed by a member of
+a share group (``cli/share.py``)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--partition", type=int, action="append", metavar="N", help="only this one (repeatable)"
     )
     p.add_argument("--group", metavar="ID", help="join this group (commits as it goes)")
+    p.add_argument(
+        "--share-group",
+        metavar="NAME",
+        help="consume as a member of this share group (KIP-932), accepting what it prints",
+    )
     p.add_argument("--from-beginning", action="store_true", help="start at the earliest offset")
     p.add_argument("--max-messages", type=int, metavar="N", help="stop after N records")
     p.add_argument(
@@ -92,6 +98,10 @@ class IdleClock:
 
 
 def cmd_consume(args: argparse.Namespace) -> int:
+    if args.share_group is not None:
+        from kafkawire.cli.share import cmd_consume_share
+
+        return cmd_consume_share(args)
     config = command_properties(args)
     client_config = {k: v for k, v in config.items() if is_client_property(k)}
     # the options' defaults give way to properties the user set (-X, --command-config)
@@ -143,24 +153,33 @@ def _print(args, consumer, tps, ends) -> int:
         elif idle.expired():
             break
         for r in records:
-            if args.json:
-                row = {
-                    "topic": r.topic,
-                    "partition": r.partition,
-                    "offset": r.offset,
-                    "timestamp": r.timestamp,
-                    "key": _text(r.key),
-                    "value": _text(r.value),
-                    "headers": [[k, _text(v)] for k, v in r.headers],
-                }
-                print(json.dumps(row))
-            else:
-                value = "null" if r.value is None else r.value.decode("utf-8", "backslashreplace")
-                print(f"{r.partition}\t{r.offset}\t{value}")
+            print_record(r, args.json)
         count += len(records)
     if args.group is not None:
         consumer.commit()
     return 0
+
+
+def print_record(r, as_json: bool, *, delivery_count: bool = False) -> None:
+    """One record on stdout: ``partition<TAB>offset<TAB>value``, or with ``as_json`` one
+    object (topic, partition, offset, timestamp, key, value, headers, and the record's
+    delivery_count with ``delivery_count``: a share group's)."""
+    if as_json:
+        row = {
+            "topic": r.topic,
+            "partition": r.partition,
+            "offset": r.offset,
+            "timestamp": r.timestamp,
+            "key": _text(r.key),
+            "value": _text(r.value),
+            "headers": [[k, _text(v)] for k, v in r.headers],
+        }
+        if delivery_count:
+            row["delivery_count"] = r.delivery_count
+        print(json.dumps(row))
+    else:
+        value = "null" if r.value is None else r.value.decode("utf-8", "backslashreplace")
+        print(f"{r.partition}\t{r.offset}\t{value}")
 
 
 def _text(data: bytes | None) -> str | None:
