@@ -37,6 +37,12 @@ MARKERS = {
         '"transactional.id"',
     ],
     "schema-registry.md": ["SchemaRegistryClient("],
+    "share-groups.md": [
+        "handle(record.value, record.delivery_count)",
+        "kafkawire.aio.ShareConsumer(",
+        "set_acknowledgement_commit_callback(on_commit)",
+        "batch.acknowledge(AcknowledgeType.RELEASE, rows=~done)",
+    ],
     "security.md": [
         'sasl_mechanism="PLAIN"',
         '"kafka.sasl.jaas.config"',
