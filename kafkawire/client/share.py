@@ -305,7 +305,7 @@ class ShareGroupMember:
             try:
                 yield from self.heartbeat(core)
                 backoff = 0.0
-            except (ClientError, BrokerError) as exc:
+            except (ClientError, BrokerError, UnsupportedError) as exc:
                 retriable = isinstance(exc, (BrokerConnectionError, RequestTimeoutError)) or (
                     isinstance(exc, BrokerError)
                     and (exc.code in _COORDINATOR_MOVED or exc.code in _FENCED)
@@ -465,6 +465,8 @@ class ShareSession:
         self.epoch = 0  # the next request's: 0 opens the session
         self._in_session: set[TopicIdPartition] = set()
         self._acquired: dict[TopicIdPartition, list[Acquired]] = {}
+        # the member's other sessions' ranges of a partition (its leader moved)
+        self.elsewhere: Callable[[TopicIdPartition], list[Acquired]] | None = None
 
     # ---- acknowledgements ---------------------------------------------------------------------
 
@@ -494,6 +496,10 @@ class ShareSession:
     def holds(self, tp: TopicIdPartition) -> bool:
         """Records of ``tp`` are acquired here, or acknowledgements of them not sent."""
         return bool(self._acquired.get(tp))
+
+    def ranges(self, tp: TopicIdPartition) -> list[Acquired]:
+        """The acquired ranges of ``tp`` this session holds."""
+        return list(self._acquired.get(tp, ()))
 
     def holds_range(self, a: Acquired) -> bool:
         return any(r is a for r in self._acquired.get(a.tp, ()))
@@ -781,7 +787,10 @@ class ShareSession:
             mine = np.ones(hi - lo, bool)
             a.state[:] = AcknowledgeType.GAP
             a.state[found - a.first] = HELD
-            for old in ranges:  # named again while still held (librdkafka's mock does)
+            # named again while still held, here or at the partition's former leader
+            # (librdkafka's mock does): handed out once
+            held = [*ranges, *(self.elsewhere(tp) if self.elsewhere is not None else ())]
+            for old in held:
                 if old.delivery_count != r.delivery_count:
                     continue
                 inside = (found >= old.first) & (found <= old.last)

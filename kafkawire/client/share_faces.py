@@ -215,11 +215,13 @@ class ShareConsumer(_ShareMethods):
         )
         self._heartbeats.start()
 
-    def _stop_heartbeats(self) -> None:
-        """End the heartbeats before leaving: one sent after the leave would join again."""
+    def _stop_heartbeats(self, seconds: float) -> None:
+        """End the heartbeats before leaving: one sent after the leave would join again.
+        Waits ``seconds`` at most: a heartbeat waiting on a silent coordinator ends on its
+        own, by its request timeout (the thread is told to stop)."""
         self._stopping.set()
         if self._heartbeats is not None:
-            self._heartbeats.join(5)
+            self._heartbeats.join(max(0.0, min(seconds, 5.0)))
             self._heartbeats = None
 
     def poll(self, timeout: float | None = 1.0, max_records: int | None = None) -> list:
@@ -263,7 +265,7 @@ class ShareConsumer(_ShareMethods):
         try:
             self._call(self._share.close_sessions(), end - time.monotonic(), what)
         finally:
-            self._stop_heartbeats()
+            self._stop_heartbeats(end - time.monotonic())
         self._call(self._share.leave(), max(0.0, end - time.monotonic()), what)
 
     def close(self, timeout: float | None = None) -> None:
@@ -310,12 +312,17 @@ class AsyncShareConsumer(_ShareMethods):
             task.add_done_callback(lambda t: t.cancelled() or t.exception())
             self._heartbeats = task
 
-    async def _stop_heartbeats(self) -> None:
+    async def _stop_heartbeats(self, seconds: float) -> None:
+        """As ShareConsumer._stop_heartbeats; a heartbeat still waiting after ``seconds``
+        is cancelled."""
         self._stopping.set()
-        if self._heartbeats is not None:
-            with contextlib.suppress(Exception):
-                await self._heartbeats
-            self._heartbeats = None
+        task, self._heartbeats = self._heartbeats, None
+        if task is not None:
+            done, _ = await asyncio.wait({task}, timeout=max(0.0, seconds))
+            if not done:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
 
     async def poll(self, timeout: float | None = 1.0, max_records: int | None = None) -> list:
         return self._records(await self._run(self._poll_flow(timeout, max_records)))
@@ -340,7 +347,7 @@ class AsyncShareConsumer(_ShareMethods):
         try:
             await self._call(self._share.close_sessions(), end - time.monotonic(), what)
         finally:
-            await self._stop_heartbeats()
+            await self._stop_heartbeats(end - time.monotonic())
         await self._call(self._share.leave(), max(0.0, end - time.monotonic()), what)
 
     async def close(self, timeout: float | None = None) -> None:
