@@ -15,6 +15,10 @@ timeout)``, ``commit(message=..., offsets=..., asynchronous=...)``, ``assign``, 
 ``timestamp()`` (``(TIMESTAMP_CREATE_TIME, ms)``), ``error()``, ``latency()``; ``KafkaError``
 ``code()``, ``name()``, ``str()``, ``retriable()``, ``fatal()`` and librdkafka's code constants
 (``KafkaError._PARTITION_EOF``, ``KafkaError.UNKNOWN_TOPIC_OR_PART``, ...).
+``ShareConsumer(config)`` (share groups) with ``subscribe``, ``poll(timeout)`` giving a list of
+Messages (``delivery_count()``), ``acknowledge(message, AcknowledgeType.X)``,
+``acknowledge_offset``, ``commit_sync`` ({partition: None or KafkaException}), ``commit_async``,
+``set_acknowledgement_commit_callback``, ``close``.
 
 These are thin wrappers: the work is kafkawire's ``Producer`` and ``Consumer`` (which this
 module's classes are, so their other methods are there too, with kafkawire's shapes). The
@@ -36,7 +40,7 @@ import builtins
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from kafkawire.client import consumer_faces, producer_faces
+from kafkawire.client import consumer_faces, producer_faces, share_faces
 from kafkawire.client.consumer import DeserializationError, NoOffsetError
 from kafkawire.client.errors import (
     AuthenticationError,
@@ -49,6 +53,7 @@ from kafkawire.client.errors import (
     TlsError,
     TransactionStateError,
 )
+from kafkawire.client.share import AcknowledgeType
 from kafkawire.client.types import TopicPartition as _TP
 from kafkawire.errors import KafkawireError
 from kafkawire.protocol.error_codes import ERRORS, BrokerError
@@ -61,11 +66,13 @@ __all__ = [
     "TIMESTAMP_CREATE_TIME",
     "TIMESTAMP_LOG_APPEND_TIME",
     "TIMESTAMP_NOT_AVAILABLE",
+    "AcknowledgeType",
     "Consumer",
     "KafkaError",
     "KafkaException",
     "Message",
     "Producer",
+    "ShareConsumer",
     "TopicPartition",
 ]
 
@@ -236,6 +243,7 @@ class Message:
     (``error()`` set)."""
 
     __slots__ = (
+        "_delivery_count",
         "_error",
         "_headers",
         "_key",
@@ -262,8 +270,10 @@ class Message:
         timestamp_type: int = TIMESTAMP_CREATE_TIME,
         latency: float | None = None,
         leader_epoch: int | None = None,
+        delivery_count: int | None = None,
     ) -> None:
         self._topic = topic
+        self._delivery_count = delivery_count
         self._partition = partition
         self._offset = offset
         self._key = key
@@ -310,6 +320,10 @@ class Message:
 
     def leader_epoch(self) -> int | None:
         return self._leader_epoch
+
+    def delivery_count(self) -> int | None:
+        """A share group's delivery count (1 at the first delivery); None outside one."""
+        return self._delivery_count
 
     def set_key(self, key: Any) -> None:
         self._key = key
@@ -493,6 +507,7 @@ def _message(record: Any) -> Message:
         timestamp=record.timestamp if ts_type >= 0 else None,
         timestamp_type=TIMESTAMP_LOG_APPEND_TIME if ts_type == 1 else TIMESTAMP_CREATE_TIME,
         leader_epoch=record.leader_epoch,
+        delivery_count=record.delivery_count,
     )
 
 
@@ -709,5 +724,53 @@ class Consumer(consumer_faces.Consumer):
         """Commit (with enable.auto.commit), leave the group, disconnect."""
         try:
             super().close()
+        except KafkawireError as exc:
+            raise _raising(exc) from exc
+
+
+class ShareConsumer(share_faces.ShareConsumer):
+    """confluent-kafka's ``ShareConsumer(config)``: ``poll`` gives a list of Messages, with
+    confluent-kafka's exceptions and TopicPartitions."""
+
+    def __init__(self, config: Mapping[str, Any] | None = None, /, **kwargs: Any) -> None:
+        try:
+            super().__init__(config=_config(config, kwargs))
+        except KafkawireError as exc:
+            raise _raising(exc) from exc
+
+    def poll(self, timeout: float | None = -1, max_records: int | None = None) -> list:  # type: ignore[override]
+        try:
+            return [_message(r) for r in super().poll(_seconds(timeout), max_records)]
+        except KafkawireError as exc:
+            raise _raising(exc) from exc
+
+    def commit_sync(self, timeout: float | None = 60) -> dict:  # type: ignore[override]
+        try:
+            results = super().commit_sync(_seconds(timeout))
+        except KafkawireError as exc:
+            raise _raising(exc) from exc
+        return {
+            _ck(tp): None if error is None else KafkaException._of(error)
+            for tp, error in results.items()
+        }
+
+    def set_acknowledgement_commit_callback(self, callback: Callable | None) -> None:
+        if callback is None:
+            super().set_acknowledgement_commit_callback(None)
+            return
+        if not callable(callback):
+            raise TypeError(f"the acknowledgement commit callback is {callback!r}, not callable")
+
+        def told(offsets: dict, error: BaseException | None) -> None:
+            callback(
+                {_ck(tp): set(os) for tp, os in offsets.items()},
+                None if error is None else KafkaException._of(error),
+            )
+
+        super().set_acknowledgement_commit_callback(told)
+
+    def close(self, timeout: float | None = None) -> None:  # type: ignore[override]
+        try:
+            super().close(timeout)
         except KafkawireError as exc:
             raise _raising(exc) from exc
