@@ -9,7 +9,8 @@ for both. ``consumer`` is the consumer's state machine (positions, pipelined fet
 group) and ``consumer_faces`` its two faces; ``producer_core`` the producer's (batches
 in ``_accumulate``, compiled; the transactions' requests in ``transactions``) and
 ``producer_faces`` its two; ``share`` (membership, share sessions), ``share_consumer`` and
-``share_faces`` the same for share groups (KIP-932).
+``share_faces`` the same for share groups (KIP-932); ``heartbeats`` keeps a member in beside
+the polls of either.
 ``tls`` makes the SSLContext, ``sasl`` the SASL mechanisms the session carries
 (``docs/security.md``).
 """

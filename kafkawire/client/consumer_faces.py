@@ -40,6 +40,7 @@ from .errors import (
     TlsError,
 )
 from .flow import Flow, within
+from .heartbeats import start_task, start_thread
 from .stats import Statistics
 from .sync_transport import SyncTransport
 from .transactions import ConsumerGroupMetadata
@@ -402,23 +403,10 @@ class Consumer(_ConsumerMethods):
         return self._transport.run(flow)
 
     def _start_heartbeats(self) -> None:
-        if self._heartbeats is not None:
-            return
-        member = self._consumer.member
-        core = ClientCore(self._core.config)  # its own connection: the transports are not shared
-        stopping = self._stopping = threading.Event()  # this thread's: a later one has its own
-
-        def beat() -> None:
-            transport = SyncTransport(core)
-            try:
-                while not stopping.is_set():
-                    with contextlib.suppress(Exception):  # a flow's error: go on beating
-                        transport.run(member.heartbeat_loop(core, stopping.is_set))
-            finally:
-                transport.close()
-
-        self._heartbeats = threading.Thread(target=beat, name="kafkawire-heartbeat", daemon=True)
-        self._heartbeats.start()
+        if self._heartbeats is None:
+            self._heartbeats, self._stopping = start_thread(
+                self._core.config, self._consumer.member.heartbeat_loop, "kafkawire-heartbeat"
+            )
 
     def poll(self, timeout: float | None = 1.0, max_records: int | None = None):
         """Up to ``max_records`` (max.poll.records) records as ConsumerRecords, in offset
@@ -497,9 +485,9 @@ class AsyncConsumer(_ConsumerMethods):
 
     def _start_heartbeats(self) -> None:
         if self._heartbeats is None:
-            stopping = self._stopping = asyncio.Event()  # this task's: a later one has its own
-            flow = self._consumer.member.heartbeat_loop(self._core, stopping.is_set)
-            self._heartbeats = _task(self._transport.run(flow))
+            self._heartbeats, self._stopping = start_task(
+                self._transport, self._core, self._consumer.member.heartbeat_loop
+            )
 
     async def _stop_heartbeats(self) -> None:
         """As Consumer._stop_heartbeats."""
@@ -549,10 +537,3 @@ class AsyncConsumer(_ConsumerMethods):
             await self._call(self._consumer.close(commit=commit), timeout, "close")
         finally:
             await self._transport.close()
-
-
-def _task(coroutine) -> asyncio.Task:
-    """A task whose failure is retrieved (no "never retrieved" warning at exit)."""
-    task = asyncio.ensure_future(coroutine)
-    task.add_done_callback(lambda t: t.cancelled() or t.exception())
-    return task

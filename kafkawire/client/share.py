@@ -25,7 +25,7 @@ import contextlib
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, NamedTuple
@@ -663,6 +663,20 @@ class ShareSession:
         self._acquired.clear()
         return unsent
 
+    @contextlib.contextmanager
+    def _lost_on_failure(self) -> Iterator[None]:
+        """A request of the session's own flows failed: no answer, or the session gone at
+        the broker; it is dropped (``lost``) and the error goes on."""
+        try:
+            yield
+        except (BrokerConnectionError, RequestTimeoutError):
+            self.lost()
+            raise
+        except BrokerError as exc:
+            if exc.code in _SESSION_LOST:
+                self.lost()
+            raise
+
     def _raise_top(self, core: ClientCore, what: str, response) -> None:
         code = response.error_code
         if code == 0:
@@ -753,16 +767,9 @@ class ShareSession:
         request, wanted, _ = self.fetch_request(wanted, **options)
         sent_at = time.monotonic()
         extra = request.max_wait_ms / 1000
-        try:
+        with self._lost_on_failure():
             response = yield core.call(self.node, request, extra_timeout=extra)
             return self.fetched(core, wanted, response, sent_at)
-        except (BrokerConnectionError, RequestTimeoutError):
-            self.lost()
-            raise
-        except BrokerError as exc:
-            if exc.code in _SESSION_LOST:
-                self.lost()
-            raise
 
     def _acquired_rows(self, tp: TopicIdPartition, part, deadline: float) -> list[AcquiredRows]:
         """The records of ``part`` in its acquired ranges, held from now on (a record this
@@ -858,16 +865,9 @@ class ShareSession:
         if self.epoch == 0:
             raise ClientError("acknowledgements without an open share session")
         request, _ = self.acknowledge_request(tps)
-        try:
+        with self._lost_on_failure():
             response = yield core.call(self.node, request)
             return self.acknowledged(core, response)
-        except (BrokerConnectionError, RequestTimeoutError):
-            self.lost()
-            raise
-        except BrokerError as exc:
-            if exc.code in _SESSION_LOST:
-                self.lost()
-            raise
 
     def close_request(self) -> tuple[Any, dict[TopicIdPartition, list[int]]]:
         """The request that closes the session (epoch -1): a ShareAcknowledge with the pending

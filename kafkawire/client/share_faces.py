@@ -22,6 +22,7 @@ from .consumer_config import ConsumerConfig, consumer_config
 from .core import ClientCore
 from .errors import ClientError, ConfigError
 from .flow import Flow, within
+from .heartbeats import start_task, start_thread
 from .share import AcknowledgeType
 from .share_consumer import CommitCallback, ShareBatch, ShareConsumerCore
 from .sync_transport import SyncTransport
@@ -195,25 +196,10 @@ class ShareConsumer(_ShareMethods):
         return self._transport.run(flow)
 
     def _start_heartbeats(self) -> None:
-        if self._heartbeats is not None:
-            return
-        member = self._share.member
-        core = ClientCore(self._core.config)  # its own connection: transports are not shared
-        stopping = self._stopping = threading.Event()
-
-        def beat() -> None:
-            transport = SyncTransport(core)
-            try:
-                while not stopping.is_set():
-                    with contextlib.suppress(Exception):  # a flow's error: go on beating
-                        transport.run(member.heartbeat_loop(core, stopping.is_set))
-            finally:
-                transport.close()
-
-        self._heartbeats = threading.Thread(
-            target=beat, name="kafkawire-share-heartbeat", daemon=True
-        )
-        self._heartbeats.start()
+        if self._heartbeats is None:
+            self._heartbeats, self._stopping = start_thread(
+                self._core.config, self._share.member.heartbeat_loop, "kafkawire-share-heartbeat"
+            )
 
     def _stop_heartbeats(self, seconds: float) -> None:
         """End the heartbeats before leaving: one sent after the leave would join again.
@@ -306,11 +292,9 @@ class AsyncShareConsumer(_ShareMethods):
 
     def _start_heartbeats(self) -> None:
         if self._heartbeats is None:
-            stopping = self._stopping = asyncio.Event()
-            flow = self._share.member.heartbeat_loop(self._core, stopping.is_set)
-            task = asyncio.ensure_future(self._transport.run(flow))
-            task.add_done_callback(lambda t: t.cancelled() or t.exception())
-            self._heartbeats = task
+            self._heartbeats, self._stopping = start_task(
+                self._transport, self._core, self._share.member.heartbeat_loop
+            )
 
     async def _stop_heartbeats(self, seconds: float) -> None:
         """As ShareConsumer._stop_heartbeats; a heartbeat still waiting after ``seconds``

@@ -28,11 +28,9 @@ def share_mock():
     """A mock cluster of its own: share groups start at the log's beginning (a cluster-wide
     setting of the mock, kept off the shared one)."""
     pytest.importorskip("confluent_kafka")
-    from tests.support.mock_cluster import MockCluster
+    from tests.support.mock_cluster import share_cluster
 
-    cluster = MockCluster(3)
-    cluster.set_share_auto_offset_reset(earliest=True)
-    cluster.set_share_group_timeouts(session_ms=30000, heartbeat_ms=1000)
+    cluster = share_cluster()
     yield cluster
     cluster.close()
 

@@ -26,11 +26,9 @@ PARTITIONS, PER_PARTITION = 2, 60
 
 @pytest.fixture(scope="module")
 def mock():
-    from tests.support.mock_cluster import MockCluster
+    from tests.support.mock_cluster import share_cluster
 
-    cluster = MockCluster(3)
-    cluster.set_share_auto_offset_reset(earliest=True)
-    cluster.set_share_group_timeouts(session_ms=10000, heartbeat_ms=500)
+    cluster = share_cluster(session_ms=10000, heartbeat_ms=500)
     yield cluster
     cluster.close()
 

@@ -34,14 +34,9 @@ def share_block(marker: str) -> str:
 
 def mock_cluster(**settings):
     pytest.importorskip("confluent_kafka")
-    from tests.support.mock_cluster import MockCluster
+    from tests.support.mock_cluster import share_cluster
 
-    cluster = MockCluster(3)
-    cluster.set_share_auto_offset_reset(earliest=True)  # the group config the page names
-    cluster.set_share_group_timeouts(session_ms=30000, heartbeat_ms=1000)
-    if "lock_ms" in settings:
-        cluster.set_share_record_lock(settings["lock_ms"])
-    return cluster
+    return share_cluster(**settings)
 
 
 @pytest.fixture(scope="module")

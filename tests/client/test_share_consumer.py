@@ -30,14 +30,9 @@ confluent_kafka = pytest.importorskip("confluent_kafka")
 
 
 def new_cluster(*, lock_ms: int | None = None):
-    from tests.support.mock_cluster import MockCluster
+    from tests.support.mock_cluster import share_cluster
 
-    cluster = MockCluster(3)
-    cluster.set_share_auto_offset_reset(earliest=True)
-    cluster.set_share_group_timeouts(session_ms=10000, heartbeat_ms=500)
-    if lock_ms is not None:
-        cluster.set_share_record_lock(lock_ms)
-    return cluster
+    return share_cluster(lock_ms=lock_ms, session_ms=10000, heartbeat_ms=500)
 
 
 @pytest.fixture(scope="module")

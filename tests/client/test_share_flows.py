@@ -35,11 +35,9 @@ def share_mock():
     """A mock cluster of its own: share groups start at the log's beginning and give out a
     1 s heartbeat interval (settings of the whole cluster, kept off the shared mock)."""
     pytest.importorskip("confluent_kafka")
-    from tests.support.mock_cluster import MockCluster
+    from tests.support.mock_cluster import share_cluster
 
-    cluster = MockCluster(3)
-    cluster.set_share_auto_offset_reset(earliest=True)
-    cluster.set_share_group_timeouts(session_ms=30000, heartbeat_ms=1000)
+    cluster = share_cluster()
     yield cluster
     cluster.close()
 

@@ -324,3 +324,22 @@ class MockCluster:
     def set_share_delivery_attempts(self, attempts: int) -> None:
         """Deliveries of a record before the mock archives it (0: no limit; default 5)."""
         self._share_setting("rd_kafka_mock_sharegroup_set_max_delivery_attempts", attempts)
+
+
+def share_cluster(
+    *, lock_ms: int | None = None, session_ms: int = 30000, heartbeat_ms: int = 1000
+) -> MockCluster:
+    """A mock cluster of its own for share-group tests (the mock's share settings hold for the
+    whole cluster, so they are kept off the session's shared one): 3 brokers, share groups
+    starting at the log's beginning (standing for the group config share.auto.offset.reset),
+    the member session timeout and heartbeat interval given, and the record lock if set.
+
+    One connection closing to a broker closes every share session the mock has on that broker
+    (rdkafka_mock_sharegrp.c), whoever's it was: a test that produces while members hold
+    records keeps its producing client connected."""
+    cluster = MockCluster(3)
+    cluster.set_share_auto_offset_reset(earliest=True)
+    cluster.set_share_group_timeouts(session_ms=session_ms, heartbeat_ms=heartbeat_ms)
+    if lock_ms is not None:
+        cluster.set_share_record_lock(lock_ms)
+    return cluster
