@@ -501,6 +501,9 @@ class ShareConsumerCore:
                 self.member.member_id,
                 verify_crc=self.config.check_crcs,
             )
+            session.elsewhere = lambda tp, me=session: [
+                a for s in self.sessions.values() if s is not me for a in s.ranges(tp)
+            ]
         session.names.update(self.member.topic_names())
         return session
 
