@@ -10,6 +10,8 @@ Contenders, in paired rounds:
   row's offset checked in the BatchMetadata;
 - kafkawire ``send_batch 100k``: the same, in ten calls of 100,000 rows (zero-copy slices),
   as a stream of tables would arrive: encoding overlaps sending;
+- kafkawire ``send_batch numpy``: ``send_batch`` with the rows as fixed-width numpy arrays
+  (``S100`` values, ``S10`` keys), the path that needs no pyarrow;
 - confluent-kafka's ``Producer`` (librdkafka): ``produce()`` per record (the queue sized for
   all of them, so the loop needs no ``poll(0)``), partitioner murmur2_random (kafkawire's
   default: the same partitions), a delivery callback that reads each offset, ``flush()``;
@@ -101,6 +103,8 @@ class Data:
     values: list[bytes]
     key_array: object  # pyarrow.BinaryArray
     value_array: object
+    key_fixed: np.ndarray  # the same as numpy S<n> arrays
+    value_fixed: np.ndarray
     partitions: np.ndarray  # murmur2 of each key, as every contender's partitioner picks
     rows: list[np.ndarray] = field(default_factory=list)  # row indices of each partition
 
@@ -127,7 +131,10 @@ def make_data() -> Data:
     value_array = pa.array(values, pa.binary())
     partitions = key_partitions(key_array, PARTITIONS)
     rows = [np.flatnonzero(partitions == p) for p in range(PARTITIONS)]
-    return Data(keys, values, key_array, value_array, partitions, rows)
+    # fixed width: no value ends in a NUL byte, which S<n> would strip
+    key_fixed = np.array(keys, dtype=f"S{max(map(len, keys))}")
+    value_fixed = np.array(values, dtype=f"S{VALUE_BYTES}")
+    return Data(keys, values, key_array, value_array, key_fixed, value_fixed, partitions, rows)
 
 
 @pytest.fixture(scope="module")
@@ -206,6 +213,20 @@ def produce_kafkawire_send_batch(run: Run) -> int:
     }
     with kafkawire.Producer(run.bootstrap, config=config) as producer:
         meta = producer.send_batch(run.topic, d.value_array, keys=d.key_array).result(DEADLINE)
+        return int(np.count_nonzero(meta.offsets >= 0))
+
+
+def produce_kafkawire_send_batch_numpy(run: Run) -> int:
+    """send_batch of fixed-width numpy arrays (S<n>): no pyarrow on the way."""
+    d = run.data
+    config = {
+        "acks": run.acks,
+        "compression.type": run.codec,
+        "linger.ms": LINGER_MS,
+        "enable.idempotence": run.acks == "all",
+    }
+    with kafkawire.Producer(run.bootstrap, config=config) as producer:
+        meta = producer.send_batch(run.topic, d.value_fixed, keys=d.key_fixed).result(DEADLINE)
         return int(np.count_nonzero(meta.offsets >= 0))
 
 
@@ -385,6 +406,7 @@ CONTENDERS = {
     "kafkawire send": produce_kafkawire_send,
     "kafkawire send_batch": produce_kafkawire_send_batch,
     "kafkawire send_batch 100k": produce_kafkawire_send_batch_chunks,
+    "kafkawire send_batch numpy": produce_kafkawire_send_batch_numpy,
     "confluent-kafka": produce_confluent,
     "ceiling (raw Produce requests)": produce_ceiling,
     "aiokafka": produce_aiokafka,
@@ -394,6 +416,7 @@ PAIRED = [
     "kafkawire send",
     "kafkawire send_batch",
     "kafkawire send_batch 100k",
+    "kafkawire send_batch numpy",
     "confluent-kafka",
     "ceiling (raw Produce requests)",
     "aiokafka",
@@ -463,6 +486,7 @@ def test_producer_paired(benchmark, broker, data, acks, codec):
         send_over_aiokafka=ratio("kafkawire send", "aiokafka"),
         send_batch_over_aiokafka=ratio("kafkawire send_batch", "aiokafka"),
         send_batch_over_confluent=ratio("kafkawire send_batch", "confluent-kafka"),
+        numpy_over_arrow=ratio("kafkawire send_batch numpy", "kafkawire send_batch"),
         chunks_share_of_ceiling=ratio(
             "kafkawire send_batch 100k", "ceiling (raw Produce requests)"
         ),

@@ -361,12 +361,12 @@ class _ProducerMethods:
             def pick(column, rows=rows):
                 if column is None or rows is None:
                     return column
-                if hasattr(column, "take"):
+                if isinstance(column, np.ndarray):  # before "take": numpy has one too
+                    return column[rows]
+                if hasattr(column, "take"):  # an Arrow array
                     import pyarrow as pa
 
                     return column.take(pa.array(rows))
-                if isinstance(column, np.ndarray):
-                    return column[rows]
                 return [column[i] for i in rows]
 
             batches = build_batches(
