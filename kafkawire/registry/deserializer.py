@@ -41,14 +41,16 @@ class RegistryDeserializer:
 
     def decode_table(self, table: pa.Table, *, key: bool = False) -> Decoded:
         """The value (or key) column of a table of Spark's Kafka columns decoded; a value that
-        does not decode is named by its record (topic, partition, offset)."""
+        does not decode is named by its record (topic, partition, offset), or by its row in a
+        table without an offset column."""
         name = "key" if key else "value"
         headers = table.column("headers") if "headers" in table.column_names else None
         try:
             return self.decode(table.column(name).combine_chunks(), headers, key=key)
         except PayloadError as exc:
-            if exc.row is None:
-                raise
+            offsets = table.column("offset") if "offset" in table.column_names else None
+            if exc.row is None or offsets is None or not offsets[exc.row].is_valid:
+                raise  # no record to name (a table without Kafka's columns): the row is named
             columns = dict(zip(table.column_names, table.columns, strict=True))
             raise exc.located(record_name(columns, exc.row)) from exc
 

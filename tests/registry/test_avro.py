@@ -609,6 +609,30 @@ def test_a_value_that_does_not_decode_is_named_by_its_record(files):
         decode_column(records.to_arrow()["value"].combine_chunks(), files.client)
 
 
+def test_a_table_decoded_names_the_record_when_it_has_kafka_columns_and_the_row_otherwise(files):
+    # RegistryDeserializer.decode_table / apply (poll_batch, to_arrow, Spark) name the record
+    # by the table's topic, partition and offset columns; a table without an offset column
+    # has only its row to name ("offset None" named nothing)
+    sid = files(V1)
+    good = {"id": 1, "name": "n", "old": "", "kind": "A", "score": 0.0}
+    builder = BatchBuilder(base_offset=1200)
+    for i in range(5):
+        builder.append(value=b"\x07junk" if i == 3 else frame(sid, avro_bytes(V1, good)))
+    view = decode_records(builder.build())
+    deserializer = RegistryDeserializer(files.client)
+    table = view.to_arrow(topic="orders", partition=7)
+    for decode in (deserializer.decode_table, deserializer.apply):
+        with pytest.raises(PayloadError, match=r"^orders-7 offset 1203: magic byte 7") as raised:
+            decode(table)
+        assert raised.value.row == 3 and raised.value.record == "orders-7 offset 1203"
+    with pytest.raises(PayloadError, match=r"^offset 1203: magic byte 7"):
+        deserializer.apply(view.to_arrow())  # no topic or partition: the offset alone
+    bare = table.select(["key", "value", "headers"])
+    with pytest.raises(PayloadError, match=r"^row 3: magic byte 7") as raised:
+        deserializer.apply(bare)
+    assert raised.value.row == 3 and raised.value.record is None
+
+
 # ---- randomized: generated schemas, fastavro writes, kafkawire reads -----------------------
 
 
