@@ -186,8 +186,8 @@ class RecordView:
 
     offsets: npt.NDArray[np.int64]
     timestamps: npt.NDArray[np.int64]
-    leftover_bytes: int
-    next_offset: int
+    leftover_bytes: int  # of a slice: 0 unless it reaches the view's end
+    next_offset: int  # where reading goes on; of a slice, the offset of the row after it
     @property
     def num_batches(self) -> int: ...
     @property

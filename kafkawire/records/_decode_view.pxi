@@ -142,8 +142,12 @@ cdef class RecordView:
         if self.header_pos is not None:
             v.header_pos = self.header_pos[start:stop]
             v.num_headers = self.num_headers  # a bound: _header_index counts the slice's
-        v.leftover_bytes = self.leftover_bytes
-        v.next_offset = self.next_offset
+        if stop < self.n:  # rows of the view follow: the slice ends where the next begins
+            v.leftover_bytes = 0
+            v.next_offset = self.offsets[stop]
+        else:
+            v.leftover_bytes = self.leftover_bytes
+            v.next_offset = self.next_offset
         v._segment_views = self._segment_views
         return v
 

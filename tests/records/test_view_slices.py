@@ -78,3 +78,17 @@ def test_consumer_records_carry_every_field():
     assert records[0] == pickle.loads(pickle.dumps(records[0]))
     assert records[0] != records[1]
     assert "ConsumerRecord(topic='t', partition=4, offset=3" in repr(records[0])
+
+
+def test_a_slice_ends_where_the_next_row_begins():
+    """A slice's next_offset is the offset of the view's row after it (across the gaps
+    between batches), the whole view's where it reaches the end; leftover bytes are the
+    end's too. (A consumer batch of rows 0..4 said next_offset=40, the whole view's.)"""
+    data = _buffer()
+    view = decode_records(data + data[:30])  # a partial batch left over at the end
+    assert view.next_offset == 35 and view.leftover_bytes == 30
+    assert (view[:5].next_offset, view[:5].leftover_bytes) == (10, 0)  # rows 0..4, then 10
+    assert view[3:7].next_offset == 12
+    assert view[4:4].next_offset == 4
+    assert (view[15:].next_offset, view[15:].leftover_bytes) == (35, 30)
+    assert "offsets 0..4, 1 batches, next_offset=10" in repr(view[:5])
