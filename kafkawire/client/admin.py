@@ -11,6 +11,7 @@ from kafkawire.protocol.error_codes import ErrorCode, raise_for_code
 from .core import ClientCore
 from .errors import RequestTimeoutError
 from .flow import Deadline, Flow, Sleep
+from .types import TopicInfo
 
 
 def create_topics(
@@ -22,9 +23,9 @@ def create_topics(
     configs: Mapping[str, str] | None = None,
     timeout_ms: int = 30000,
     exist_ok: bool = True,
-) -> Flow[None]:
+) -> Flow[dict[str, TopicInfo]]:
     """Create topics (a mapping gives each its partition count) and wait until their leaders
-    are known."""
+    are known; what this call created, by name (a topic that existed already is left out)."""
     counts = dict(topics) if isinstance(topics, Mapping) else dict.fromkeys(topics, None)
     request = m.CreateTopicsRequest(
         topics=[
@@ -43,14 +44,19 @@ def create_topics(
     )
     controller = yield from core.controller()
     response = yield core.call(controller, request, extra_timeout=timeout_ms / 1000)
+    created = []
     for t in response.topics:
         if exist_ok and t.error_code == ErrorCode.TOPIC_ALREADY_EXISTS:
             continue
         raise_for_code(t.error_code, t.error_message or t.name)
-    yield from _await_topics(core, list(counts), timeout_ms)
+        created.append(t.name)
+    topics = yield from _await_topics(core, list(counts), timeout_ms)
+    return {name: topics[name] for name in created}
 
 
-def _await_topics(core: ClientCore, names: list[str], timeout_ms: int) -> Flow[None]:
+def _await_topics(
+    core: ClientCore, names: list[str], timeout_ms: int
+) -> Flow[dict[str, TopicInfo]]:
     deadline = Deadline(timeout_ms / 1000)
     while True:
         topics = (yield from core.metadata(names)).topics
@@ -62,7 +68,7 @@ def _await_topics(core: ClientCore, names: list[str], timeout_ms: int) -> Flow[N
             for n in names
         )
         if ready:
-            return
+            return topics
         if deadline.expired:
             raise RequestTimeoutError(f"topics {names} have no leaders after {timeout_ms} ms")
         yield Sleep(0.05)

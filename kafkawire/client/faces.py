@@ -139,7 +139,8 @@ class _Methods:
     def create_topics(self, topics, *, timeout: float | None = None, **options):
         """Create topics (a mapping gives each its partition count) and wait until their
         leaders are known; options: num_partitions, replication_factor, configs, timeout_ms,
-        exist_ok."""
+        exist_ok. Returns what this call created: {name: TopicInfo (partitions, topic id)};
+        a topic that existed already (exist_ok) is left out."""
         return self._call(
             admin.create_topics(self._core, topics, **options), timeout, "create_topics"
         )

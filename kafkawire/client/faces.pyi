@@ -18,6 +18,7 @@ from .types import (
     OffsetAndTimestamp,
     ProduceResult,
     RecordChunk,
+    TopicInfo,
     TopicPartition,
 )
 
@@ -147,7 +148,7 @@ class Client:
         timeout_ms: int = 30000,
         exist_ok: bool = True,
         timeout: float | None = None,
-    ) -> None: ...
+    ) -> dict[str, TopicInfo]: ...
     def delete_topics(
         self, names: Sequence[str], *, timeout_ms: int = 30000, timeout: float | None = None
     ) -> None: ...
@@ -309,7 +310,7 @@ class AsyncClient:
         timeout_ms: int = 30000,
         exist_ok: bool = True,
         timeout: float | None = None,
-    ) -> None: ...
+    ) -> dict[str, TopicInfo]: ...
     async def delete_topics(
         self, names: Sequence[str], *, timeout_ms: int = 30000, timeout: float | None = None
     ) -> None: ...

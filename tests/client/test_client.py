@@ -132,8 +132,12 @@ def test_create_and_delete_topics(tansu_client):
     client = tansu_client
     topic = tansu_topic(client, 3)
     assert client.partitions_for(topic) == [0, 1, 2]
-    client.create_topics([topic])  # exist_ok
-    client.delete_topics([topic])
+    assert client.create_topics([topic]) == {}  # exist_ok: it was there, nothing created
+    other = f"{topic}-b"
+    created = client.create_topics({topic: 3, other: 2})  # what this call made, with metadata
+    assert list(created) == [other] and sorted(created[other].partitions) == [0, 1]
+    assert created[other].topic_id is not None
+    client.delete_topics([topic, other])
     with pytest.raises(UnknownTopicOrPartitionError):
         client.partitions_for(topic)
 
