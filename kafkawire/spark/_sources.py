@@ -45,6 +45,7 @@ from kafkawire.spark._options import (
     DataLossError,
     OptionError,
     Options,
+    PlannedRead,
     ReadOptions,
     WriteOptions,
     check_read_options,
@@ -66,7 +67,7 @@ from kafkawire.spark._planning import (
     with_retries,
 )
 from kafkawire.spark._reading import log, read_offset_range
-from kafkawire.spark._registry import PlannedRead, plan_read, plan_write, read_schema
+from kafkawire.spark._registry import plan_read, plan_write, read_schema
 from kafkawire.spark._writing import check_input_schema, create_topic, write_batches
 
 _HEADERS = ArrayType(
