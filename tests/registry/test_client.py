@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from kafkawire.registry import client as client_mod
+from kafkawire.registry import http_registry
 from kafkawire.registry.client import Reference, Schema, SchemaRegistryClient
 from kafkawire.registry.errors import (
     RegistryError,
@@ -525,7 +525,7 @@ def test_registry_down_then_back(registry, subject, monkeypatch):
     second = fast(registry).register(subject + "-2", avro(COUNTRY))
     assert client.schema_by_id(first.schema_id)  # cached (register() filled it, too)
     sleeps: list[float] = []
-    monkeypatch.setattr(client_mod, "_sleep", lambda s: sleeps.append(s))
+    monkeypatch.setattr(http_registry, "_sleep", lambda s: sleeps.append(s))
 
     registry.stop()
     assert json.loads(client.schema_by_id(first.schema_id).schema_str) == USER  # the cache
@@ -542,7 +542,7 @@ def test_registry_down_then_back(registry, subject, monkeypatch):
 
 
 def test_5xx_answers_are_retried_then_unavailable(registry, subject, monkeypatch):
-    monkeypatch.setattr(client_mod, "_sleep", lambda s: None)
+    monkeypatch.setattr(http_registry, "_sleep", lambda s: None)
     registered = fast(registry).register(subject, avro(USER))
     registry.requests.clear()
     registry.fail_next(2, 503)
@@ -559,7 +559,7 @@ def test_5xx_answers_are_retried_then_unavailable(registry, subject, monkeypatch
 
 def test_backoff_is_capped(registry, monkeypatch):
     sleeps: list[float] = []
-    monkeypatch.setattr(client_mod, "_sleep", lambda s: sleeps.append(s))
+    monkeypatch.setattr(http_registry, "_sleep", lambda s: sleeps.append(s))
     registry.stop()
     client = fast(registry, retries=6, retry_backoff=1.0, retry_backoff_max=3.0)
     with pytest.raises(RegistryUnavailableError):
@@ -622,8 +622,9 @@ def test_from_config_confluent_names(registry, subject):
         }
     )
     assert client.register(subject, avro(USER)).schema_id
-    assert (client._timeout, client._retries, client._retry_backoff) == (2.5, 1, 0.005)
-    assert (client._retry_backoff_max, client._latest_ttl) == (0.05, 0.0)
+    http = client._backend
+    assert (http.timeout, http.retries, http.retry_backoff) == (2.5, 1, 0.005)
+    assert (http.retry_backoff_max, client._latest_ttl) == (0.05, 0.0)
     assert "hunter2" not in repr(client) and repr(client).endswith("auth=basic)")
 
     host = registry.url.removeprefix("http://")
