@@ -16,7 +16,7 @@ from . import admin, group_admin, offsets, producer
 from .aio_transport import AsyncTransport
 from .config import ClientConfig, client_config
 from .core import ClientCore
-from .fetcher import RangeReader, fetch
+from .fetcher import fetch
 from .flow import Flow, within
 from .sync_transport import SyncTransport
 from .types import READ_UNCOMMITTED, RecordChunk, TopicPartition
@@ -261,7 +261,8 @@ class Client(_Methods):
 
         :raises OffsetOutOfRangeError: ``start`` is below the log start offset or past the end.
         """
-        reader = RangeReader(self._core, tp, start, end, **options)
+        flow = offsets.reader(self._core, tp, start, end, **options)
+        reader = self._call(flow, None, "read_range")
         while (chunk := self._call(reader.next_chunk(), None, "read_range")) is not None:
             yield chunk
 
@@ -290,6 +291,7 @@ class AsyncClient(_Methods):
         self, tp: TopicPartition, start: int, end: int | None = None, **options
     ) -> AsyncIterator[RecordChunk]:
         """``Client.read_range``, as an async iterator."""
-        reader = RangeReader(self._core, tp, start, end, **options)
+        flow = offsets.reader(self._core, tp, start, end, **options)
+        reader = await self._call(flow, None, "read_range")
         while (chunk := await self._call(reader.next_chunk(), None, "read_range")) is not None:
             yield chunk

@@ -194,7 +194,8 @@ def fetched_partitions(response, names, broker: str) -> dict[TopicPartition, Fet
 
 class RangeReader:
     """Reads the records of one partition with ``start <= offset < end`` as RecordChunks:
-    each ``next_chunk()`` flow returns the next chunk, or None at the end. Control records,
+    each ``next_chunk()`` flow returns the next chunk, or None at the end (``offsets.reader``
+    makes one whose end is the partition's end when the read starts). Control records,
     and with READ_COMMITTED the records of aborted transactions, are left out; offsets removed
     by compaction or retention inside the range are skipped."""
 
@@ -203,7 +204,7 @@ class RangeReader:
         core: ClientCore,
         tp: TopicPartition,
         start: int,
-        end: int | None = None,
+        end: int,
         *,
         isolation_level: int = READ_UNCOMMITTED,
         verify_crc: bool = True,
@@ -220,12 +221,7 @@ class RangeReader:
         self.max_wait_ms = max_wait_ms
 
     def next_chunk(self) -> Flow[RecordChunk | None]:
-        from .offsets import latest_offsets
-
         tp = self.tp
-        if self.end is None:
-            ends = yield from latest_offsets(self.core, [tp], isolation_level=self.isolation_level)
-            self.end = ends[tp]
         end = self.end
         max_frame_size = self.core.config.max_frame_size
         while self.position < end:

@@ -140,6 +140,17 @@ def _find_by_timestamp(core, found, specs, tps) -> Flow[None]:
                 break
 
 
+def reader(
+    core: ClientCore, tp: TopicPartition, start: int, end: int | None = None, **options
+) -> Flow[RangeReader]:
+    """A RangeReader of ``tp`` from ``start`` to ``end``; None: the high watermark (the last
+    stable offset under READ_COMMITTED) now."""
+    if end is None:
+        level = options.get("isolation_level", READ_UNCOMMITTED)
+        end = (yield from latest_offsets(core, [tp], isolation_level=level))[TopicPartition(*tp)]
+    return RangeReader(core, tp, start, end, **options)
+
+
 def earliest_offsets(core: ClientCore, tps: Iterable[TopicPartition]) -> Flow[dict]:
     found = yield from list_offsets(core, dict.fromkeys(tps, EARLIEST))
     return {tp: r.offset for tp, r in found.items()}
