@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import IO
 
-from kafkawire.cli.common import PROG, CliError
+from kafkawire.cli.common import PROG, CliError, plural
 from kafkawire.errors import DecodeError
 
 
@@ -131,6 +131,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
             tmp.unlink()
     if not args.quiet:
         sys.stderr.write(
-            f"{PROG}: {records:,} records from {len(found)} segment file(s) -> {out}\n"
+            f"{PROG}: {plural(records, 'record')} from {plural(len(found), 'segment file')} "
+            f"-> {out}\n"
         )
     return 0

@@ -47,8 +47,9 @@ def cmd_groups(args) -> int:
         return _describe(client, args.groups, args.json)
 
 
-# what ListGroups says of a group whose state it does not give (before v4, Tansu 0.x)
-_NO_STATE = ("", "Unknown")
+# what the listing says of a group whose state ListGroups does not give: None (versions
+# before 4, which have no GroupState), "Unknown" (Tansu 0.x)
+_NO_STATE = (None, "", "Unknown")
 
 
 def _list(client: Client, as_json: bool) -> None:

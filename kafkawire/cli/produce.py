@@ -28,6 +28,7 @@ from kafkawire.cli.common import (
     add_connection_arguments,
     add_property_argument,
     command_properties,
+    plural,
 )
 from kafkawire.cli.convert import ProgressBar
 from kafkawire.errors import KafkawireError
@@ -319,15 +320,18 @@ def _produce(args, fmt: str, stream, size: int | None, options: Options, produce
         bar.finish()
     elapsed = time.monotonic() - started
     if bad_input is not None:
-        raise CliError(f"{bad_input} (stopped there: {sender.acknowledged:,} records produced)")
+        raise CliError(
+            f"{bad_input} (stopped there: {plural(sender.acknowledged, 'record')} produced)"
+        )
     if sender.error is not None:
         raise CliError(
-            f"{args.topic}: {sender.error} ({sender.acknowledged:,} of {sender.sent:,} records "
-            "sent were acknowledged)"
+            f"{args.topic}: {sender.error} ({sender.acknowledged:,} of "
+            f"{plural(sender.sent, 'record')} sent {'was' if sender.sent == 1 else 'were'} "
+            "acknowledged)"
         )
     if not args.quiet:
         sys.stderr.write(
-            f"{PROG}: {sender.acknowledged:,} records ({sender.bytes:,} bytes of keys and "
+            f"{PROG}: {plural(sender.acknowledged, 'record')} ({sender.bytes:,} bytes of keys and "
             f"values) -> {args.topic} in {elapsed:.2f} s\n"
         )
     return 0

@@ -460,6 +460,17 @@ def test_convert_segments_to_parquet(capsys, tmp_path):
     assert pq.read_table(out).num_rows == 100 and "headers" not in pq.read_table(out).column_names
 
 
+def test_convert_counts_one_record_and_one_file_in_the_singular(capsys, tmp_path):
+    pytest.importorskip("pyarrow.parquet")
+    builder = BatchBuilder(base_offset=0)
+    builder.append(b"only", timestamp=T0)
+    segment = tmp_path / f"{0:020d}.log"
+    segment.write_bytes(builder.build())
+    out = tmp_path / "out.parquet"
+    status, _, err = run(capsys, "convert", str(segment), "--out", str(out))
+    assert (status, err) == (0, f"kafkawire: 1 record from 1 segment file -> {out}\n")
+
+
 def test_convert_bad_input(capsys, tmp_path):
     pytest.importorskip("pyarrow.parquet")
     part = tmp_path / "t-0"

@@ -75,6 +75,21 @@ def test_list(group, capsys):
     assert row == [group.group_id, "consumer", "Stable"]
 
 
+def test_list_state_when_the_broker_gives_none(group, capsys, monkeypatch):
+    # a ListGroups before v4 has no GroupState: the client's listing says None, and the
+    # state shown is DescribeGroups' (not "-")
+    listed = Client.list_groups
+
+    def without_states(self, **kwargs):
+        return [g._replace(state=None) for g in listed(self, **kwargs)]
+
+    monkeypatch.setattr(Client, "list_groups", without_states)
+    status, out, _ = run(capsys, "--bootstrap-server", group.bootstrap, "list")
+    assert status == 0
+    (row,) = [line.split() for line in out.splitlines()[1:] if line.split()[0] == group.group_id]
+    assert row == [group.group_id, "consumer", "Stable"]
+
+
 @pytest.mark.parametrize("where", ["before", "after"])
 def test_list_json(group, capsys, where):
     flags = ["--bootstrap-server", group.bootstrap]

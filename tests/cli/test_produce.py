@@ -253,6 +253,13 @@ def test_subprocess_stdin_csv_no_progress_bar(broker):
     assert [r["value"] for r in read_topic(broker, topic)] == [b"a", b"b"]
 
 
+def test_one_record_is_counted_in_the_singular(broker, monkeypatch, capsys):
+    topic = new_topic(broker, 1)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'{"value": "only"}\n')))
+    assert produce(broker, topic) == 0
+    assert capsys.readouterr().err.startswith("kafkawire: 1 record (4 bytes of keys and values)")
+
+
 @pytest.mark.parametrize(
     ("name", "content", "message"),
     [
