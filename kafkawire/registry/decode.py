@@ -401,7 +401,7 @@ def _decoder(kind: str):
 
         return decode_frames
     if kind == "JSON":
-        from kafkawire.registry.json_schema import decode_frames
+        from kafkawire.registry.json_reader import decode_frames
 
         return decode_frames
     raise SchemaError(f"schema type {kind!r} unsupported")
