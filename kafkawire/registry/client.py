@@ -3,7 +3,9 @@ decoders of schema-registry framed payloads.
 
 :class:`SchemaRegistryClient` speaks the registry's REST API over the standard library
 (``http.client`` with an :class:`ssl.SSLContext`), or reads a *file registry*: a local
-directory of hand-written schema files.
+directory of hand-written schema files. This module holds the client's checks and caches; the
+two kinds of registry are http_registry.py and file_registry.py, the :class:`Schema` values
+schema.py, the confluent-kafka style settings client_config.py.
 
 HTTP registries
 ---------------
