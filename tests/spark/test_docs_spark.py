@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import uuid
 
 import pytest
@@ -67,22 +68,48 @@ def test_read_block(registered, broker, capsys):
     assert {c[1].strip() for c in shown[1:]} <= {v.decode() for v in values}
 
 
+def block_options(code: str) -> dict[str, str]:
+    """The ``.option(NAME, "value")`` calls of a block whose value is a string literal."""
+    return {
+        node.args[0].value: node.args[1].value
+        for node in ast.walk(ast.parse(code))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "option"
+        and len(node.args) == 2
+        and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args)
+    }
+
+
+def test_stream_block_does_not_read_its_own_output():
+    # the stream's pattern must not match the topic it writes: it would read back its output
+    options = block_options(spark_block(2))
+    pattern, output = options["subscribePattern"], options["topic"]
+    assert re.fullmatch(pattern, output) is None, (pattern, output)
+
+
 def test_stream_and_metrics_blocks(registered, broker, tmp_path, capsys):
     """The stream of every topic the pattern matches, upper-cased into another topic under
-    Trigger.AvailableNow; then its offsets behind latest (none: it read to the end)."""
+    Trigger.AvailableNow; then its offsets behind latest (none: it read to the end). Every
+    topic name of the block gets the same unique prefix, so the pattern matches what it
+    matches in the block: the output topic exists before the query starts, and the topics
+    the stream read are the two input topics only."""
     spark = registered
-    prefix = f"events-{uuid.uuid4().hex[:8]}"
+    options = block_options(spark_block(2))
+    run_prefix = f"t{uuid.uuid4().hex[:8]}-"
+    pattern, upper = run_prefix + options["subscribePattern"], run_prefix + options["topic"]
     sent = {}
     for name in ("clicks", "views"):
         values = [f"{name}-{i}".encode() for i in range(40)]
-        produce(broker.bootstrap, f"{prefix}-{name}", 2, values)
-        sent[name] = values
-    upper = f"upper-{prefix}"
+        topic = f"{run_prefix}events-{name}"
+        assert re.fullmatch(pattern, topic)
+        produce(broker.bootstrap, topic, 2, values)
+        sent[topic] = values
     create_topic(broker.bootstrap, upper, 2)
     code = (
         spark_block(2)
-        .replace('"events-.*"', f'"{prefix}-.*"')
-        .replace('"upper-events"', f'"{upper}"')
+        .replace(f'"{options["subscribePattern"]}"', f'"{pattern}"')
+        .replace(f'"{options["topic"]}"', f'"{upper}"')
         .replace('"/data/checkpoints/upper"', f'"{tmp_path / "upper"}"')
     )
     scope = run(code, PAGE, spark=spark, bootstrap=broker.bootstrap)
@@ -91,6 +118,8 @@ def test_stream_and_metrics_blocks(registered, broker, tmp_path, capsys):
     assert query.exception() is None
     got = sorted(v for _, _, _, v, _ in read_topic(broker.bootstrap, upper, 2))
     assert got == sorted(v.upper() for values in sent.values() for v in values)
+    read = set(json.loads(query.lastProgress["sources"][0]["endOffset"]))
+    assert read == set(sent)  # not the output topic
 
     run(spark_block(3), PAGE, scope=scope)
     printed = capsys.readouterr().out.strip().splitlines()[-1]

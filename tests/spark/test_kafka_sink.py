@@ -288,6 +288,21 @@ def test_copying_a_topic_into_one_with_fewer_partitions(spark, broker, client):
     text = str(failed.value)
     assert f"topic '{target}' has 2 partitions: no partition [3]" in text
     assert "df.drop('partition')" in text
+    # what docs/spark.md says of Spark's exception text: Spark's words and the traceback
+    # first, the kafkawire error's name and message on the last line
+    assert text.startswith("An exception was thrown from the Python worker:\nTraceback")
+    *_, last = text.rstrip().splitlines()
+    error = "kafkawire.spark._options.OptionError"
+    assert last.startswith(f"{error}: topic '{target}' has 2 partitions: no partition [3]")
+    # and the whole traceback, with the lines of the calls, once Spark does not shorten it
+    simplified = "spark.sql.execution.pyspark.udf.simplifiedTraceback.enabled"
+    spark.conf.set(simplified, "false")
+    try:
+        with pytest.raises(PySparkException) as failed:
+            writer(df.select("key", "value", "partition"), broker, topic=target).save()
+    finally:
+        spark.conf.unset(simplified)
+    assert "in write_batches\n    producer.write(batch)\n" in str(failed.value)
     writer(df.drop("partition"), broker, topic=target).save()
     # the failed job's task for source partition 0 may have written its row (at least once)
     values = [r["value"] for r in read_back(spark, broker, target)]

@@ -354,6 +354,15 @@ def test_options_checked_at_load_and_save_with_sparks_save_modes(spark, broker, 
         reader(spark, broker, subscribe=topic, startingOffset="earliest").load()  # no action
     assert "unknown option 'startingoffset' for a Kafka read" in str(typo.value)
     assert "did you mean 'startingOffsets'?" in str(typo.value)
+    # as docs/spark.md says: Spark's error class and the traceback first, the kafkawire
+    # error's name and message on the traceback's last line, then Spark's SQLSTATE
+    text = str(typo.value)
+    assert text.startswith(
+        "[PYTHON_DATA_SOURCE_ERROR] Failed to create Python data source instance: Traceback"
+    )
+    *_, last, sqlstate = text.rstrip().splitlines()
+    assert last.startswith("kafkawire.spark._options.OptionError: unknown option 'startingoffset'")
+    assert sqlstate == " SQLSTATE: 38000"
     with pytest.raises(PySparkException, match=r"did you mean 'isolation\.level'"):
         reader(spark, broker, subscribe=topic, **{"kafka.isolation.levle": "x"}).load()
     with pytest.raises(PySparkException, match="for a Kafka read"):
