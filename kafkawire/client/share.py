@@ -642,7 +642,17 @@ class ShareSession:
         return out
 
     def pending_partitions(self) -> list[TopicIdPartition]:
-        return [tp for tp in self._acquired if self._batches(tp, _Run)]
+        """The partitions with acknowledgements not sent yet."""
+        return [
+            tp
+            for tp, ranges in self._acquired.items()
+            if any(((a.state >= 0) & (a.state < SENT)).any() for a in ranges)
+        ]
+
+    def holding(self) -> bool:
+        """Records are acquired here and not acknowledged yet (buffered or handed out): a
+        ShareFetch now would have the broker name them again (librdkafka's mock does)."""
+        return any((a.state < 0).any() for ranges in self._acquired.values() for a in ranges)
 
     def _advance(self) -> None:
         self.epoch = 1 if self.epoch >= _INT32_MAX else self.epoch + 1
@@ -701,16 +711,24 @@ class ShareSession:
     ) -> tuple[m.ShareFetchRequest, list[TopicIdPartition], dict]:
         """A ShareFetch of ``partitions`` (all led by this session's broker) carrying their
         pending acknowledgements (SENT from now on; their offsets are returned), forgetting
-        the partitions of the session no longer wanted. Pending acknowledgements of other
-        partitions must go first (``pending_partitions``, ``commit``)."""
+        the partitions of the session no longer wanted. An open session is told only what
+        changed (KIP-932: the partitions it lacks, and those with acknowledgements); the
+        request that opens one names them all, without acknowledgements. Pending
+        acknowledgements of other partitions must go first (``pending_partitions``,
+        ``commit``)."""
         wanted = [TopicIdPartition(*tp) for tp in dict.fromkeys(partitions)]
+        pending = set(self.pending_partitions()) if self.epoch > 0 else set()
         SF = m.ShareFetchRequest
         by_topic: dict[uuid.UUID, list] = {}
         for tp in wanted:
+            if self.epoch > 0 and tp in self._in_session and tp not in pending:
+                continue  # in the session, nothing to say
             by_topic.setdefault(tp.topic_id, []).append(
                 SF.FetchPartition(
                     partition_index=tp.partition,
-                    acknowledgement_batches=self._batches(tp, SF.AcknowledgementBatch),
+                    acknowledgement_batches=(
+                        self._batches(tp, SF.AcknowledgementBatch) if tp in pending else []
+                    ),
                 )
             )
         forgotten: dict[uuid.UUID, list[int]] = {}
@@ -731,7 +749,7 @@ class ShareSession:
                 SF.ForgottenTopic(topic_id=t, partitions=ps) for t, ps in forgotten.items()
             ],
         )
-        return request, wanted, self._mark_sent(wanted)
+        return request, wanted, self._mark_sent([tp for tp in wanted if tp in pending])
 
     def fetched(
         self, core: ClientCore, wanted: list[TopicIdPartition], response, sent_at: float
@@ -744,6 +762,8 @@ class ShareSession:
         result = ShareFetchResult(acquisition_lock_timeout_ms=response.acquisition_lock_timeout_ms)
         for topic in response.responses:
             for part in topic.partitions:
+                if not (part.acquired_records or part.error_code or part.acknowledge_error_code):
+                    continue  # a partition of the session without news (the common case)
                 tp = TopicIdPartition(topic.topic_id, part.partition_index)
                 if part.acknowledge_error_code:
                     result.acknowledge_errors[tp] = part.acknowledge_error_code
@@ -912,12 +932,6 @@ class ShareSession:
             self.lost()
             raise
         return self.closed(core, request, response)
-
-
-class _Run(NamedTuple):
-    first_offset: int
-    last_offset: int
-    acknowledge_types: list[int]
 
 
 def _merged(batches: list) -> list:

@@ -1,7 +1,8 @@
 """The share consumer (KIP-932, "Kafka queues") as a sans-IO state machine: the member of a
 share group (``share.py``'s ``ShareGroupMember``, kept in by the faces' heartbeats), one share
-session per broker leading an assigned partition, a ShareFetch in flight to each while the
-caller works, the acquired rows buffered until polled, and the acknowledgements. The faces
+session per broker leading an assigned partition, a ShareFetch to each once what it gave is
+handed out and acknowledged (carrying those acknowledgements), the acquired rows buffered
+until polled, and the acknowledgements. The faces
 (``share_faces.py``) drive its flows with either transport.
 
 Acknowledgement: in implicit mode (``share.acknowledgement.mode=implicit``, the default) the
@@ -208,6 +209,8 @@ class ShareConsumerCore:
         self._backoff = core.config.retry_backoff
         self._results: dict[TopicPartition, BaseException | None] = {}  # for commit()
         self._looking: Continued | None = None  # _leaders, across polls
+        self._groups: dict[int, list[TopicPartition]] | None = None  # _leaders' last answer
+        self._groups_until = 0.0  # when a backoff in it ends
 
     # ---- subscription ---------------------------------------------------------------------
 
@@ -427,24 +430,32 @@ class ShareConsumerCore:
 
     def _leaders(self, now: float) -> Flow[dict[int, list[TopicPartition]]]:
         """The assigned partitions not backing off, by leader (names and leaders looked up
-        where unknown)."""
+        where unknown). Kept until the assignment changes, a leader moves or a backoff
+        ends (``_groups``)."""
         member = self.member
         if member.assignment_changed or not self._assignment:
             self._assignment = yield from member.assignment(self.core)
+            self._groups = None
+        if self._groups is not None and now < self._groups_until:
+            return self._groups
         wanted = [tp for tp in self._assignment if now >= self._retry_at.get(tp, 0.0)]
+        waiting = [at for tp, at in self._retry_at.items() if at > now and tp in self._assignment]
+        self._groups_until = min(waiting, default=float("inf"))
         if not wanted:
+            self._groups = {}
             return {}
         try:
-            return (yield from self.core.by_leader(wanted))
+            self._groups = yield from self.core.by_leader(wanted)
         except (ClientError, BrokerError):  # leaders unknown yet: after a backoff
             self._back_off(wanted, now)
             return {}
+        return self._groups
 
     def _send(self, now: float, end: float) -> Flow[None]:
         """A ShareFetch to every leader of assigned partitions that has no request in flight
-        and not more than a poll's records buffered (or acknowledgements to carry); a
-        ShareAcknowledge instead where acknowledgements wait for partitions no longer
-        fetched from that broker. Looking names and leaders up goes on across polls
+        and holds no record not acknowledged (buffered or handed out: the broker would name
+        them again); a ShareAcknowledge instead where acknowledgements wait for partitions no
+        longer fetched from that broker. Looking names and leaders up goes on across polls
         (``Continued``): a poll returns by its timeout."""
         groups: dict[int, list[TopicPartition]] = {}
         if self.member.joined:
@@ -458,10 +469,6 @@ class ShareConsumerCore:
             if done:
                 groups, self._looking = self._looking.result, None
         busy = {r.session.node for r in self._in_flight.values()}
-        buffered: dict[TopicIdPartition, int] = {}
-        for part in self._buffer:
-            tip = part.rows.acquired.tp
-            buffered[tip] = buffered.get(tip, 0) + len(part)
         c = self.config
         for node, tps in groups.items():
             session = self._session(node)
@@ -473,8 +480,11 @@ class ShareConsumerCore:
             if others and session.epoch > 0:
                 yield from self._start_acknowledge(session, others)
                 continue
-            if sum(buffered.get(tp, 0) for tp in tips) > c.max_poll_records and not pending:
-                continue  # enough of what it gave is not handed out yet
+            if session.holding():
+                # what it gave is not all handed out and acknowledged: a ShareFetch now would
+                # have the broker name those records again; the next poll's carries their
+                # acknowledgements
+                continue
             request, fetched, sent = session.fetch_request(
                 tips,
                 max_wait_ms=c.fetch_max_wait_ms,
@@ -514,6 +524,7 @@ class ShareConsumerCore:
         return ticket
 
     def _back_off(self, tps: Iterable[TopicPartition], now: float) -> None:
+        self._groups = None  # their leaders are asked again after it
         for tp in tps:
             self._retry_at[tp] = now + self._backoff
         self._backoff = min(self._backoff * 2, self.core.config.retry_backoff_max)
@@ -564,6 +575,7 @@ class ShareConsumerCore:
         repeat is raised, naming the partition and the broker."""
         names = self.member.topic_names()
         moved = self.core.take_current_leaders(response, names)
+        self._groups = None  # partitions move
         stale = []
         for tip, code in errors.items():
             tp = TopicPartition(names.get(tip.topic_id, str(tip.topic_id)), tip.partition)
