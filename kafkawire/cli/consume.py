@@ -25,6 +25,7 @@ from kafkawire.cli.convert import ProgressBar
 from kafkawire.client import Client, Consumer, TopicPartition
 from kafkawire.client.config import is_client_property
 from kafkawire.client.errors import ConfigError
+from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -118,11 +119,14 @@ def cmd_consume(args: argparse.Namespace) -> int:
         consumer = Consumer(args.bootstrap_server, config=config)
     except ConfigError as exc:
         raise CliError(str(exc)) from None
-    with Client(args.bootstrap_server, config=client_config) as client:
-        partitions = args.partition or client.partitions_for(args.topic)
-        tps = [TopicPartition(args.topic, p) for p in partitions]
-        ends = client.latest_offsets(tps) if until_end else {}
-    with consumer:
+    with consumer:  # closed whatever fails from here on
+        with Client(args.bootstrap_server, config=client_config) as client:
+            try:
+                partitions = args.partition or client.partitions_for(args.topic)
+            except UnknownTopicOrPartitionError:
+                raise CliError(f"topic {args.topic!r} does not exist") from None
+            tps = [TopicPartition(args.topic, p) for p in partitions]
+            ends = client.latest_offsets(tps) if until_end else {}
         if args.group is not None and args.partition is None:
             consumer.subscribe([args.topic])
         else:

@@ -10,6 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from kafkawire import cli
+from kafkawire.cli import consume
 from kafkawire.client import Client, TopicPartition
 
 pytestmark = pytest.mark.interop
@@ -114,3 +115,28 @@ def test_consume_timeout_counts_from_the_assignment(broker, topic, capsys):
     argv = ["consume", "--bootstrap-server", broker.bootstrap, "--topic", topic, "--group", group]
     assert cli.main([*argv, "--from-beginning", "--max-messages", "3", "--timeout", "1"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 3
+
+
+def test_consume_of_a_topic_that_is_not_there(broker, capsys, monkeypatch):
+    # one line naming the topic, exit status 1, and the consumer made for it closed
+    made = []
+
+    class Recording(consume.Consumer):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.closed_by_the_command = False
+            made.append(self)
+
+        def close(self, **kwargs):
+            self.closed_by_the_command = True
+            super().close(**kwargs)
+
+    monkeypatch.setattr(consume, "Consumer", Recording)
+    missing = f"nope-{uuid.uuid4().hex[:8]}"
+    for group in ([], ["--group", f"g-{uuid.uuid4().hex[:8]}"]):
+        argv = ["consume", "--bootstrap-server", broker.bootstrap, "--topic", missing, *group]
+        assert cli.main([*argv, "--timeout", "1"]) == 1
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert captured.err == f"kafkawire: topic {missing!r} does not exist\n"
+    assert [c.closed_by_the_command for c in made] == [True, True]
