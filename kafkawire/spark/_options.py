@@ -1,5 +1,7 @@
 """The options of the kafkawire data sources, named and interpreted as Spark's Kafka source
-and sink name and interpret them (case-insensitively)."""
+and sink name and interpret them (case-insensitively); with them the schema-registry formats'
+options (valueFormat, keyFormat, ...) and the schemas the driver fixes for them, which
+kafkawire.spark._registry plans and uses (it imports this module, not the other way round)."""
 
 from __future__ import annotations
 
