@@ -33,7 +33,7 @@ from kafkawire.errors import KafkawireError
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from kafkawire.registry.client import Schema
+    from kafkawire.registry.schema import Schema
 
 
 class OptionError(KafkawireError, ValueError):
