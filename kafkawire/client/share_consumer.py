@@ -745,17 +745,6 @@ class ShareConsumerCore:
                 self._report_codes(sent, codes, self.core.broker_name(session.node))
         self.sessions.clear()
 
-    # ---- statistics -------------------------------------------------------------------------
-
-    def holding(self) -> dict[TopicPartition, int]:
-        """Records acquired and not acknowledged (buffered or handed out), by partition."""
-        out: dict[TopicPartition, int] = {}
-        for session in self.sessions.values():
-            for tip, held in session.in_flight.items():
-                tp = next(iter(self._names({tip: [0]})))
-                out[tp] = out.get(tp, 0) + len(held)
-        return out
-
 
 def _node_of(sessions: Mapping[int, ShareSession], a) -> int | None:
     """The broker whose session holds acquired range ``a`` (None: none does any more)."""
