@@ -32,6 +32,7 @@ from kafkawire.records._build import key_partitions
 
 from ._accumulate import DONE, AsyncRecordFuture, FastSend, ProducerBatch, RecordFuture
 from .aio_transport import AsyncTransport
+from .confluent_shapes import OFFSET_INVALID, KafkaError, Message
 from .core import ClientCore
 from .errors import BufferFullError, ClientError, RecordTooLargeError, RequestTimeoutError
 from .flow import Flow, within
@@ -229,8 +230,6 @@ class _ProducerMethods:
     def _report(self, report, topic, partition, value, key, headers, started, future) -> None:
         """A produced record's outcome (``future`` done) queued for poll/flush: report(err,
         msg) with confluent-kafka's KafkaError and Message."""
-        from kafkawire.confluent import OFFSET_INVALID, KafkaError, Message
-
         latency = time.monotonic() - started
         try:
             error = future.exception()
