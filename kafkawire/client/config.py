@@ -883,14 +883,36 @@ def client_config(
     return settings
 
 
+# The consumer's and the producer's own properties and keywords, told here by their modules
+# (consumer_config.py, producer_config.py) as they are imported, which the package's
+# __init__ does for every import of kafkawire.client: a client, consumer or producer given the
+# others' settings (one dict shared, as librdkafka allows) logs and ignores them, and no
+# settings module needs to import another's.
+_OWN: dict[str, tuple[Callable[[str], bool], Callable[[str], bool]]] = {}
+
+
+def register_settings(
+    kind: str, is_property: Callable[[str], bool], is_keyword: Callable[[str], bool]
+) -> None:
+    """``kind`` ("consumer", "producer") owns the names these say it does."""
+    _OWN[kind] = (is_property, is_keyword)
+
+
+def owns_property(kind: str, name: str) -> bool:
+    own = _OWN.get(kind)
+    return own is not None and own[0](name)
+
+
+def owns_keyword(kind: str, name: str) -> bool:
+    own = _OWN.get(kind)
+    return own is not None and own[1](name)
+
+
 def _elsewhere(name: str) -> str | None:
     """ "consumer" or "producer" when ``name`` is a property or keyword of only that."""
-    from . import consumer_config, producer_config
-
-    if consumer_config.consumer_property(name) or consumer_config.consumer_keyword(name):
-        return "consumer"
-    if producer_config.producer_property(name) or producer_config.producer_keyword(name):
-        return "producer"
+    for kind in ("consumer", "producer"):
+        if owns_property(kind, name) or owns_keyword(kind, name):
+            return kind
     return None
 
 

@@ -16,7 +16,10 @@ from .config import (
     is_client_keyword,
     is_client_property,
     keyword_table,
+    owns_keyword,
+    owns_property,
     read_property,
+    register_settings,
     suggest,
 )
 from .errors import ConfigError
@@ -227,8 +230,6 @@ def consumer_config(
     :raises ConfigError: an unknown name (the closest known one suggested), a bad value, or
         a keyword that sets what a property or another keyword already set, to another value.
     """
-    from .producer_config import producer_keyword, producer_property
-
     collected = Collected("consumer")
     client: dict[str, Any] = {}
     for name, value in _flattened(config or {}).items():
@@ -238,7 +239,7 @@ def consumer_config(
             pass
         elif is_client_property(name):
             client[name] = value
-        elif producer_property(name):
+        elif owns_property("producer", name):
             log_ignored(name, "a producer property, which a consumer does not use")
         else:
             known = [*_PROPERTIES, *IGNORED, *REFUSED]
@@ -256,7 +257,7 @@ def consumer_config(
             collected.put(name, value, name, True)
         elif is_client_keyword(name):
             keywords[name] = value
-        elif producer_keyword(name):
+        elif owns_keyword("producer", name):
             log_ignored(name, "a producer setting, which a consumer does not use")
         else:
             known = [*fields, *_KEYWORDS]
@@ -289,3 +290,6 @@ def _flattened(config: Mapping[str, Any]) -> dict[str, Any]:
         raise ConfigError("property 'default.topic.config' takes a mapping of properties")
     rest = {k: v for k, v in config.items() if k != "default.topic.config"}
     return {**topic, **rest}
+
+
+register_settings("consumer", consumer_property, consumer_keyword)

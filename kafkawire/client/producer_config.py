@@ -17,7 +17,10 @@ from .config import (
     is_client_keyword,
     is_client_property,
     keyword_table,
+    owns_keyword,
+    owns_property,
     read_property,
+    register_settings,
     suggest,
 )
 from .consumer_config import _bool, _callback, _flattened, _optional_str, _positive, _seconds
@@ -189,8 +192,6 @@ def producer_config(
     :raises ConfigError: an unknown name (the closest known one suggested), a bad value, or
         a keyword that sets what a property or another keyword already set, to another value.
     """
-    from .consumer_config import consumer_keyword, consumer_property
-
     collected = Collected("producer")
     client: dict[str, Any] = {}
     for name, value in _flattened(config or {}).items():
@@ -200,7 +201,7 @@ def producer_config(
             pass
         elif is_client_property(name):
             client[name] = value
-        elif consumer_property(name):
+        elif owns_property("consumer", name):
             log_ignored(name, "a consumer property, which a producer does not use")
         else:
             known = [*_PROPERTIES, *IGNORED, *REFUSED]
@@ -216,7 +217,7 @@ def producer_config(
             collected.put(name, value, name, True)
         elif is_client_keyword(name):
             keywords[name] = value
-        elif consumer_keyword(name):
+        elif owns_keyword("consumer", name):
             log_ignored(name, "a consumer setting, which a producer does not use")
         else:
             known = [*fields, *_KEYWORDS]
@@ -254,3 +255,6 @@ def _checked(c: ProducerConfig, idempotence_given: bool, settings: Mapping) -> P
     if c.batch_size < 100:
         raise ConfigError(f"batch.size {c.batch_size} is too small (100 bytes at least)")
     return c
+
+
+register_settings("producer", producer_property, producer_keyword)
