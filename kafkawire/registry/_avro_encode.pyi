@@ -1,5 +1,5 @@
 """Arrow struct columns to Avro binary values in C (src_c/avro_encode.c): the compiled path
-of kafkawire.registry.encode.encode_avro."""
+of kafkawire.registry.avro_writer.encode_avro."""
 
 from typing import Any
 

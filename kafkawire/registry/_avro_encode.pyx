@@ -1,6 +1,6 @@
 # cython: boundscheck=False, wraparound=False
 """Arrow struct columns to Avro binary values in C (src_c/avro_encode.c): the compiled path
-of kafkawire.registry.encode.encode_avro. :func:`compile_column` turns an (Avro schema,
+of kafkawire.registry.avro_writer.encode_avro. :func:`compile_column` turns an (Avro schema,
 Arrow array) pair into a flat node table pointing at the array's buffers, or raises
 :class:`Unsupported` (the caller then takes fastavro's path); :func:`encode` runs it."""
 
@@ -80,9 +80,9 @@ def _address(buf) -> int:
 
 class _Compiler:
     def __init__(self, named: dict):
-        from kafkawire.registry.encode import _resolve
+        from kafkawire.registry.encode_columns import resolve_named
 
-        self.resolve = _resolve
+        self.resolve = resolve_named
         self.named = named
         self.nodes: list = []
         self.paths: list = []

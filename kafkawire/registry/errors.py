@@ -3,11 +3,13 @@
 A payload that does not decode is a :class:`PayloadError` (a :class:`DecodeError`: it names
 the field and the byte offset inside the payload); a schema construct a decoder does not
 handle is a :class:`SchemaError` naming it; the registry service's failures are
-:class:`RegistryError` subclasses.
+:class:`RegistryError` subclasses; a row that does not fit the schema it is written with is an
+:class:`EncodeError`.
 """
 
 from __future__ import annotations
 
+from kafkawire import errors
 from kafkawire.errors import DecodeError, KafkawireError
 
 
@@ -56,3 +58,13 @@ class PayloadError(DecodeError):
             batch_offset=self.batch_offset,
             field=self.field,
         )
+
+
+class EncodeError(errors.EncodeError):
+    """A row that does not fit the schema it is written with (kafkawire's EncodeError, with
+    the row and the field)."""
+
+    def __init__(self, message: str, *, row: int | None = None, field: str | None = None):
+        self.row = row
+        self.field = field
+        super().__init__(message)

@@ -16,7 +16,7 @@ import fastavro
 import pyarrow as pa
 import pytest
 
-from kafkawire.registry import encode as encode_module
+from kafkawire.registry import avro_writer
 from kafkawire.registry.client import Schema, SchemaRegistryClient
 from kafkawire.registry.decode import decode_column
 from kafkawire.registry.encode import EncodeError, encode_avro, writer_schema
@@ -34,14 +34,14 @@ def registry(tmp_path):
 def spy(monkeypatch):
     """Counts the columns the compiled path wrote (taken) and left to fastavro (fell back)."""
     counts = {"taken": 0, "fell back": 0}
-    real = encode_module._encode_compiled
+    real = avro_writer._encode_compiled
 
     def wrapped(*args):
         out = real(*args)
         counts["taken" if out is not None else "fell back"] += 1
         return out
 
-    monkeypatch.setattr(encode_module, "_encode_compiled", wrapped)
+    monkeypatch.setattr(avro_writer, "_encode_compiled", wrapped)
     return counts
 
 
@@ -51,12 +51,12 @@ def register(client, schema, subject="t-value") -> Schema:
 
 def fastavro_path(column, schema, client):
     """encode_avro with the compiled path switched off."""
-    saved = encode_module._encode_compiled
-    encode_module._encode_compiled = lambda *args: None
+    saved = avro_writer._encode_compiled
+    avro_writer._encode_compiled = lambda *args: None
     try:
         return encode_avro(column, schema, registry=client)
     finally:
-        encode_module._encode_compiled = saved
+        avro_writer._encode_compiled = saved
 
 
 def both(column, schema, client):
@@ -131,7 +131,7 @@ def test_randomized_schemas_equal_fastavro_and_read_back(registry, spy):
         for v in values:
             buf = io.BytesIO()
             fastavro.schemaless_writer(buf, parsed, v)
-            payloads.append(encode_module.framing(registered.schema_id) + buf.getvalue())
+            payloads.append(avro_writer.framing(registered.schema_id) + buf.getvalue())
         decoded = decode_column(pa.array(payloads), registry).values
         for column in (decoded, decoded.slice(7, 20)):
             compiled, _ = both(column, registered, registry)
@@ -452,7 +452,7 @@ def test_the_compiled_error_when_fastavro_takes_the_row(registry, monkeypatch):
 
     schema = register(registry, record([{"name": "n", "type": "int"}]))
     column = pa.array([{"n": 1}, {"n": 2**31}], pa.struct([("n", pa.int64())]))
-    monkeypatch.setattr(encode_module, "_encode_fallback_row", lambda *args: None)
+    monkeypatch.setattr(avro_writer, "_encode_fallback_row", lambda *args: None)
     with pytest.raises(EncodeError, match=r"row 1: field n: an int outside 32 bits") as info:
         encode_avro(column, schema, registry=registry)
     assert info.value.row == 1 and info.value.field == "n"
