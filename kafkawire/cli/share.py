@@ -10,7 +10,7 @@ import argparse
 import sys
 
 from kafkawire.cli.common import CliError, command_properties
-from kafkawire.cli.consume import IdleClock, print_record
+from kafkawire.cli.printing import IdleClock, print_record
 from kafkawire.client import AcknowledgeType, ShareConsumer
 from kafkawire.client.errors import ConfigError
 
