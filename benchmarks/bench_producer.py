@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import socket
 import statistics
@@ -181,14 +182,20 @@ def _acks_int(acks: str) -> int:
 # ---- contenders ---------------------------------------------------------------------------
 
 
-def produce_kafkawire_send(run: Run) -> int:
-    d = run.data
-    config = {
+def kafkawire_config(run: Run) -> dict:
+    """kafkawire's producer settings for a run: its acks and codec, linger, idempotence with
+    acks=all."""
+    return {
         "acks": run.acks,
         "compression.type": run.codec,
         "linger.ms": LINGER_MS,
         "enable.idempotence": run.acks == "all",
     }
+
+
+def produce_kafkawire_send(run: Run) -> int:
+    d = run.data
+    config = kafkawire_config(run)
     topic = run.topic
     with kafkawire.Producer(run.bootstrap, config=config) as producer:
         send = producer.send
@@ -203,30 +210,13 @@ def produce_kafkawire_send(run: Run) -> int:
     return delivered
 
 
-def produce_kafkawire_send_batch(run: Run) -> int:
+def produce_kafkawire_send_batch(run: Run, *, fixed: bool = False) -> int:
+    """send_batch of the Arrow arrays, or with ``fixed`` of fixed-width numpy arrays (S<n>):
+    no pyarrow on the way."""
     d = run.data
-    config = {
-        "acks": run.acks,
-        "compression.type": run.codec,
-        "linger.ms": LINGER_MS,
-        "enable.idempotence": run.acks == "all",
-    }
-    with kafkawire.Producer(run.bootstrap, config=config) as producer:
-        meta = producer.send_batch(run.topic, d.value_array, keys=d.key_array).result(DEADLINE)
-        return int(np.count_nonzero(meta.offsets >= 0))
-
-
-def produce_kafkawire_send_batch_numpy(run: Run) -> int:
-    """send_batch of fixed-width numpy arrays (S<n>): no pyarrow on the way."""
-    d = run.data
-    config = {
-        "acks": run.acks,
-        "compression.type": run.codec,
-        "linger.ms": LINGER_MS,
-        "enable.idempotence": run.acks == "all",
-    }
-    with kafkawire.Producer(run.bootstrap, config=config) as producer:
-        meta = producer.send_batch(run.topic, d.value_fixed, keys=d.key_fixed).result(DEADLINE)
+    values, keys = (d.value_fixed, d.key_fixed) if fixed else (d.value_array, d.key_array)
+    with kafkawire.Producer(run.bootstrap, config=kafkawire_config(run)) as producer:
+        meta = producer.send_batch(run.topic, values, keys=keys).result(DEADLINE)
         return int(np.count_nonzero(meta.offsets >= 0))
 
 
@@ -234,12 +224,7 @@ def produce_kafkawire_send_batch_chunks(run: Run) -> int:
     """send_batch in slices of CHUNK rows (zero-copy slices of the Arrow arrays), as a stream
     of tables would come; every row's offset checked."""
     d = run.data
-    config = {
-        "acks": run.acks,
-        "compression.type": run.codec,
-        "linger.ms": LINGER_MS,
-        "enable.idempotence": run.acks == "all",
-    }
+    config = kafkawire_config(run)
     with kafkawire.Producer(run.bootstrap, config=config) as producer:
         futures = [
             producer.send_batch(
@@ -254,12 +239,7 @@ def produce_kafkawire_asyncio(run: Run) -> int:
     from kafkawire.aio import Producer as AsyncProducer
 
     d = run.data
-    config = {
-        "acks": run.acks,
-        "compression.type": run.codec,
-        "linger.ms": LINGER_MS,
-        "enable.idempotence": run.acks == "all",
-    }
+    config = kafkawire_config(run)
 
     async def produce() -> int:
         topic = run.topic
@@ -406,7 +386,7 @@ CONTENDERS = {
     "kafkawire send": produce_kafkawire_send,
     "kafkawire send_batch": produce_kafkawire_send_batch,
     "kafkawire send_batch 100k": produce_kafkawire_send_batch_chunks,
-    "kafkawire send_batch numpy": produce_kafkawire_send_batch_numpy,
+    "kafkawire send_batch numpy": functools.partial(produce_kafkawire_send_batch, fixed=True),
     "confluent-kafka": produce_confluent,
     "ceiling (raw Produce requests)": produce_ceiling,
     "aiokafka": produce_aiokafka,
