@@ -9,11 +9,8 @@ until max.poll.interval.ms.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import functools
 import inspect
-import threading
 import traceback
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
@@ -40,7 +37,7 @@ from .errors import (
     TlsError,
 )
 from .flow import Flow, within
-from .heartbeats import start_task, start_thread
+from .heartbeats import HeartbeatTask, HeartbeatThread
 from .stats import Statistics
 from .sync_transport import SyncTransport
 from .transactions import ConsumerGroupMetadata
@@ -396,17 +393,13 @@ class Consumer(_ConsumerMethods):
     def __init__(self, bootstrap_servers=None, *, config=None, **settings) -> None:
         super().__init__(bootstrap_servers, config=config, **settings)
         self._transport = SyncTransport(self._core)
-        self._heartbeats: threading.Thread | None = None
-        self._stopping = threading.Event()
+        self._heartbeats = HeartbeatThread("kafkawire-heartbeat")
 
     def _run(self, flow: Flow):
         return self._transport.run(flow)
 
     def _start_heartbeats(self) -> None:
-        if self._heartbeats is None:
-            self._heartbeats, self._stopping = start_thread(
-                self._core.config, self._consumer.member.heartbeat_loop, "kafkawire-heartbeat"
-            )
+        self._heartbeats.start(self._core.config, self._consumer.member.heartbeat_loop)
 
     def poll(self, timeout: float | None = 1.0, max_records: int | None = None):
         """Up to ``max_records`` (max.poll.records) records as ConsumerRecords, in offset
@@ -443,10 +436,7 @@ class Consumer(_ConsumerMethods):
     def _stop_heartbeats(self) -> None:
         """End the heartbeats before a leave: one sent after it would join the group again
         (and one naming no topics is refused)."""
-        self._stopping.set()
-        if self._heartbeats is not None:
-            self._heartbeats.join(5)
-            self._heartbeats = None
+        self._heartbeats.stop()
 
     def unsubscribe(self) -> None:
         """Leave the group: the partitions are committed (enable.auto.commit) and revoked
@@ -477,25 +467,17 @@ class AsyncConsumer(_ConsumerMethods):
     def __init__(self, bootstrap_servers=None, *, config=None, **settings) -> None:
         super().__init__(bootstrap_servers, config=config, **settings)
         self._transport = AsyncTransport(self._core)
-        self._heartbeats = None
-        self._stopping = asyncio.Event()
+        self._heartbeats = HeartbeatTask()
 
     async def _run(self, flow: Flow):
         return await self._transport.run(flow)
 
     def _start_heartbeats(self) -> None:
-        if self._heartbeats is None:
-            self._heartbeats, self._stopping = start_task(
-                self._transport, self._core, self._consumer.member.heartbeat_loop
-            )
+        self._heartbeats.start(self._transport, self._core, self._consumer.member.heartbeat_loop)
 
     async def _stop_heartbeats(self) -> None:
         """As Consumer._stop_heartbeats."""
-        self._stopping.set()
-        if self._heartbeats is not None:
-            with contextlib.suppress(Exception):
-                await self._heartbeats
-            self._heartbeats = None
+        await self._heartbeats.stop()
 
     async def unsubscribe(self) -> None:
         await self._stop_heartbeats()

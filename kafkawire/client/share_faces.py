@@ -9,9 +9,6 @@ face) or as a task on the same event loop (asyncio face), as the consumer's do.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import threading
 import time
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import fields
@@ -22,7 +19,7 @@ from .consumer_config import ConsumerConfig, consumer_config
 from .core import ClientCore
 from .errors import ClientError, ConfigError
 from .flow import Flow, within
-from .heartbeats import start_task, start_thread
+from .heartbeats import HeartbeatTask, HeartbeatThread
 from .share import AcknowledgeType
 from .share_consumer import CommitCallback, ShareBatch, ShareConsumerCore
 from .sync_transport import SyncTransport
@@ -189,26 +186,19 @@ class ShareConsumer(_ShareMethods):
     def __init__(self, bootstrap_servers=None, *, config=None, **settings) -> None:
         super().__init__(bootstrap_servers, config=config, **settings)
         self._transport = SyncTransport(self._core)
-        self._heartbeats: threading.Thread | None = None
-        self._stopping = threading.Event()
+        self._heartbeats = HeartbeatThread("kafkawire-share-heartbeat")
 
     def _run(self, flow: Flow):
         return self._transport.run(flow)
 
     def _start_heartbeats(self) -> None:
-        if self._heartbeats is None:
-            self._heartbeats, self._stopping = start_thread(
-                self._core.config, self._share.member.heartbeat_loop, "kafkawire-share-heartbeat"
-            )
+        self._heartbeats.start(self._core.config, self._share.member.heartbeat_loop)
 
     def _stop_heartbeats(self, seconds: float) -> None:
         """End the heartbeats before leaving: one sent after the leave would join again.
         Waits ``seconds`` at most: a heartbeat waiting on a silent coordinator ends on its
         own, by its request timeout (the thread is told to stop)."""
-        self._stopping.set()
-        if self._heartbeats is not None:
-            self._heartbeats.join(max(0.0, min(seconds, 5.0)))
-            self._heartbeats = None
+        self._heartbeats.stop(seconds)
 
     def poll(self, timeout: float | None = 1.0, max_records: int | None = None) -> list:
         """Up to ``max_records`` (max.poll.records) records acquired for this member, as
@@ -284,29 +274,18 @@ class AsyncShareConsumer(_ShareMethods):
     def __init__(self, bootstrap_servers=None, *, config=None, **settings) -> None:
         super().__init__(bootstrap_servers, config=config, **settings)
         self._transport = AsyncTransport(self._core)
-        self._heartbeats: asyncio.Task | None = None
-        self._stopping = asyncio.Event()
+        self._heartbeats = HeartbeatTask()
 
     async def _run(self, flow: Flow):
         return await self._transport.run(flow)
 
     def _start_heartbeats(self) -> None:
-        if self._heartbeats is None:
-            self._heartbeats, self._stopping = start_task(
-                self._transport, self._core, self._share.member.heartbeat_loop
-            )
+        self._heartbeats.start(self._transport, self._core, self._share.member.heartbeat_loop)
 
     async def _stop_heartbeats(self, seconds: float) -> None:
         """As ShareConsumer._stop_heartbeats; a heartbeat still waiting after ``seconds``
         is cancelled."""
-        self._stopping.set()
-        task, self._heartbeats = self._heartbeats, None
-        if task is not None:
-            done, _ = await asyncio.wait({task}, timeout=max(0.0, seconds))
-            if not done:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+        await self._heartbeats.stop(seconds)
 
     async def poll(self, timeout: float | None = 1.0, max_records: int | None = None) -> list:
         return self._records(await self._run(self._poll_flow(timeout, max_records)))
