@@ -83,7 +83,7 @@ def test_kafkawire_connects_through_the_mock_handshake(face, mock_cluster):
 
 def test_kafkawire_writes_what_librdkafka_reads(face, mock_cluster):
     topic = topic_name("rw")
-    mock_cluster.create_topic(topic, partitions=3)
+    mock_cluster.create_topic(topic, partitions=3, spread=True)
     values = [b"value-%d" % i for i in range(500)]
     with make_client(face, mock_cluster.bootstrap, request_timeout=10) as client:
         meta = client.metadata([topic])

@@ -44,7 +44,7 @@ def mock():
 
 def new_topic(cluster, partitions: int) -> str:
     topic = f"share-{uuid.uuid4().hex[:8]}"
-    cluster.create_topic(topic, partitions=partitions)
+    cluster.create_topic(topic, partitions=partitions, spread=True)
     return topic
 
 
@@ -651,7 +651,11 @@ def test_a_broker_down_and_back_and_the_coordinator_moving(face):
                 cluster.set_coordinator("group", group, 3)
                 events.append("up, coordinator moved")
 
-        with face(cluster.bootstrap, group_id=group, request_timeout_ms=3000) as consumer:
+        # small polls, so the steps come between them (one poll of 500 could take all 600);
+        # broker 2 leads partition 1 only, so 400 records stay reachable while it is down
+        with face(
+            cluster.bootstrap, group_id=group, request_timeout_ms=3000, max_poll_records=50
+        ) as consumer:
             refused = refusals(consumer)
             consumer.subscribe([topic])
             got = consume_all(consumer, want, seconds=90, step=step)

@@ -174,11 +174,18 @@ class MockCluster:
 
     # ---- topics and partitions -------------------------------------------------------------
 
-    def create_topic(self, name: str, partitions: int = 1, replication_factor: int = 3) -> None:
+    def create_topic(
+        self, name: str, partitions: int = 1, replication_factor: int = 3, spread: bool = False
+    ) -> None:
+        """``spread``: partition p led by the (p mod n)th broker. Without it the mock picks each
+        leader at random, so three partitions share one leader one time in nine."""
         err = self._lib.rd_kafka_mock_topic_create(
             self._cluster, name.encode(), partitions, replication_factor
         )
         _check(err, f"create topic {name!r}")
+        if spread:
+            for partition in range(partitions):
+                self.set_leader(name, partition, self.broker_ids[partition % len(self.broker_ids)])
 
     def set_topic_error(self, name: str, error: int) -> None:
         """Metadata answers for ``name`` carry ``error`` (0 clears it)."""
