@@ -39,7 +39,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from kafkawire.client import consumer_faces, producer_faces, share_faces
+from kafkawire.client.consumer import faces as consumer_faces
+from kafkawire.client.producer import faces as producer_faces
+from kafkawire.client.share import faces as share_faces
 from kafkawire.client.confluent_shapes import (
     OFFSET_BEGINNING,
     OFFSET_END,
@@ -54,7 +56,7 @@ from kafkawire.client.confluent_shapes import (
     TopicPartition,
 )
 from kafkawire.client.errors import ConfigError
-from kafkawire.client.share import AcknowledgeType
+from kafkawire.client.share.session import AcknowledgeType
 from kafkawire.client.types import TopicPartition as _TP
 from kafkawire.errors import KafkawireError
 
@@ -182,7 +184,7 @@ class Producer(producer_faces.Producer):
 
 
 def _producer_config_fields() -> Any:
-    from kafkawire.client.producer_config import ProducerConfig
+    from kafkawire.client.producer.config import ProducerConfig
 
     return ProducerConfig
 

@@ -276,7 +276,7 @@ def decode_consumer_payloads(api_key: int, is_request: bool, msg, shown: dict, o
 def consumer_payload(data: bytes, kind: str, out: Out) -> dict[str, Any]:
     """A ConsumerProtocolSubscription (``kind`` "subscription") or ConsumerProtocolAssignment
     as a dict; one that does not decode as ``{"raw": ..., "error": ...}``."""
-    from kafkawire.client.assignors import decode_assignment, decode_subscription
+    from kafkawire.client.groups.assignors import decode_assignment, decode_subscription
 
     version = int.from_bytes(data[:2], "big", signed=True) if len(data) >= 2 else None
     try:

@@ -1,29 +1,27 @@
 """kafkawire's client: a sans-IO core with a blocking and an asyncio face.
 
-The layers (``docs/architecture.md``): ``session`` is one broker connection as a state machine
-(handshake, versions, correlation); ``core`` holds the settings and the cluster metadata;
-``offsets``, ``fetcher``, ``producer``, ``admin``, ``coordinator`` and ``group`` are flows,
-generators of the calls they need (``flow``); ``sync_transport`` and ``aio_transport``, the
-only modules that touch sockets, drive them; ``faces`` puts the public methods on top, once
-for both. ``consumer`` is the consumer's state machine (positions, pipelined fetches, the
-group) and ``consumer_faces`` its two faces; ``producer_core`` the producer's (batches
-in ``_accumulate``, compiled; the transactions' requests in ``transactions``) and
-``producer_faces`` its two; ``share`` (membership, share sessions), ``share_consumer`` and
-``share_faces`` the same for share groups (KIP-932); ``heartbeats`` keeps a member in beside
-the polls of either.
-``tls`` makes the SSLContext, ``sasl`` the SASL mechanisms the session carries
-(``docs/security.md``).
+The layers (``docs/architecture.md``). The shared core is this package's modules: ``session``
+is one broker connection as a state machine (handshake, versions, correlation); ``core`` holds
+the settings (``config``) and the cluster metadata; flows are generators of the calls they
+need (``flow``); ``sync_transport`` and ``aio_transport``, the only modules that touch
+sockets, drive them; ``faces`` puts the request-level ``Client``'s methods on top, once for
+both faces, over ``admin``'s flows and those of the feature packages. ``tls`` makes the
+SSLContext, ``sasl`` the SASL mechanisms the session carries (``docs/security.md``).
+
+The features, each a package with a sans-IO ``core`` and its two ``faces``: ``consumer``,
+``producer``, ``share`` (share groups, KIP-932); ``groups`` holds the group membership the
+consumer drives (classic and KIP-848), the assignors and the groups' administration.
 """
 
-from ._accumulate import AsyncRecordFuture, RecordFuture
-from .consumer import (
+from .admin import ConfigEntry, ConfigResource
+from .consumer.core import (
     ConsumerBatch,
     ConsumerRecord,
     DeserializationError,
     NoOffsetError,
     PartitionRecords,
 )
-from .consumer_faces import AsyncConsumer, Consumer
+from .consumer.faces import AsyncConsumer, Consumer
 from .errors import (
     AuthenticationError,
     BrokerConnectionError,
@@ -38,26 +36,25 @@ from .errors import (
     TransactionStateError,
 )
 from .faces import AsyncClient, Client
-from .group import CommitFailedError
-from .group_admin import (
-    ConfigEntry,
-    ConfigResource,
+from .groups.admin import (
     GroupDescription,
     GroupListing,
     MemberDescription,
     PartitionLag,
 )
-from .partitioner import default_partition, key_partitions, murmur2
-from .producer_faces import AsyncProducer, BatchMetadata, Producer
-from .share import AcknowledgeType
-from .share_consumer import (
+from .groups.classic import CommitFailedError
+from .producer._accumulate import AsyncRecordFuture, RecordFuture
+from .producer.faces import AsyncProducer, BatchMetadata, Producer
+from .producer.partitioner import default_partition, key_partitions, murmur2
+from .producer.transactions import ConsumerGroupMetadata
+from .share.core import (
     AcquisitionLockExpiredError,
     ShareAcknowledgeError,
     ShareBatch,
     SharePartitionRecords,
 )
-from .share_faces import AsyncShareConsumer, ShareConsumer
-from .transactions import ConsumerGroupMetadata
+from .share.faces import AsyncShareConsumer, ShareConsumer
+from .share.session import AcknowledgeType
 from .types import (
     EARLIEST,
     LATEST,

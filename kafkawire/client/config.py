@@ -884,7 +884,7 @@ def client_config(
 
 
 # The consumer's and the producer's own properties and keywords, told here by their modules
-# (consumer_config.py, producer_config.py) as they are imported, which the package's
+# (consumer/config.py, producer/config.py) as they are imported, which the package's
 # __init__ does for every import of kafkawire.client: a client, consumer or producer given the
 # others' settings (one dict shared, as librdkafka allows) logs and ignores them, and no
 # settings module needs to import another's.

@@ -11,7 +11,7 @@ from typing import Any
 
 from kafkawire.protocol.error_codes import ERRORS, BrokerError
 
-from .consumer import DeserializationError, NoOffsetError
+from .consumer.core import DeserializationError, NoOffsetError
 from .errors import (
     AuthenticationError,
     BrokerConnectionError,

@@ -12,12 +12,15 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import Any
 
-from . import admin, group_admin, offsets, producer
+from . import admin
 from .aio_transport import AsyncTransport
 from .config import ClientConfig, client_config
+from .consumer import offsets
+from .consumer.fetcher import fetch
 from .core import ClientCore
-from .fetcher import fetch
 from .flow import Flow, within
+from .groups import admin as group_admin
+from .producer import requests as produce_flows
 from .sync_transport import SyncTransport
 from .types import READ_UNCOMMITTED, RecordChunk, TopicPartition
 
@@ -108,7 +111,7 @@ class _Methods:
         timeout: float | None = None,
     ):
         """Append record batches (from BatchBuilder / build_batches) to one partition."""
-        flow = producer.produce(
+        flow = produce_flows.produce(
             self._core,
             tp,
             batches,
@@ -122,19 +125,21 @@ class _Methods:
         """Encode columns (as build_batches takes them) into batches and produce them to one
         partition; options: keys, timestamps, headers, compression, acks, max_batch_bytes,
         producer (an IdempotentProducer), timeout_ms."""
-        flow = producer.produce_columns(self._core, tp, values, **options)
+        flow = produce_flows.produce_columns(self._core, tp, values, **options)
         return self._call(flow, timeout, "produce_columns")
 
     def init_producer_id(
         self, transactional_id: str | None = None, *, timeout: float | None = None, **options
     ):
         """A producer id and epoch from the broker (InitProducerId)."""
-        flow = producer.init_producer_id(self._core, transactional_id, **options)
+        flow = produce_flows.init_producer_id(self._core, transactional_id, **options)
         return self._call(flow, timeout, "init_producer_id")
 
     def idempotent_producer(self, *, timeout: float | None = None):
         """A producer identity for produce_columns(..., producer=...)."""
-        return self._call(producer.idempotent_producer(self._core), timeout, "idempotent_producer")
+        return self._call(
+            produce_flows.idempotent_producer(self._core), timeout, "idempotent_producer"
+        )
 
     def create_topics(self, topics, *, timeout: float | None = None, **options):
         """Create topics (a mapping gives each its partition count) and wait until their
@@ -161,7 +166,7 @@ class _Methods:
     ):
         """Raise topics' partition counts (``{"topic": new_total_count}``) and, unless
         ``validate_only``, wait until the new partitions have leaders (CreatePartitions)."""
-        flow = group_admin.create_partitions(
+        flow = admin.create_partitions(
             self._core, counts, timeout_ms=timeout_ms, validate_only=validate_only
         )
         return self._call(flow, timeout, "create_partitions")
@@ -203,7 +208,7 @@ class _Methods:
     def describe_configs(self, resources, *, timeout: float | None = None):
         """ConfigResource -> config name -> ConfigEntry. ``resources``: ``{"topic": ["t1"],
         "broker": ["1"]}``, or ConfigResources / (type, name) pairs."""
-        flow = group_admin.describe_configs(self._core, resources)
+        flow = admin.describe_configs(self._core, resources)
         return self._call(flow, timeout, "describe_configs")
 
     def alter_configs(
@@ -217,7 +222,7 @@ class _Methods:
         """``{ConfigResource("topic", "t1"): {"retention.ms": "1000", "cleanup.policy":
         None}}``: with ``incremental`` (IncrementalAlterConfigs) a value sets a config and
         None deletes it; without, AlterConfigs replaces all the resource's dynamic configs."""
-        flow = group_admin.alter_configs(
+        flow = admin.alter_configs(
             self._core, changes, incremental=incremental, validate_only=validate_only
         )
         return self._call(flow, timeout, "alter_configs")

@@ -2,10 +2,9 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from types import TracebackType
 from typing import Any
 
+from .admin import ConfigEntry, ConfigResource
 from .config import ClientConfig
-from .group_admin import (
-    ConfigEntry,
-    ConfigResource,
+from .groups.admin import (
     GroupDescription,
     GroupListing,
     PartitionLag,

@@ -24,9 +24,9 @@ from kafkawire.client import (
     TopicPartition,
 )
 from kafkawire.client.config import client_config
-from kafkawire.client.consumer_config import consumer_config
+from kafkawire.client.consumer.config import consumer_config
 from kafkawire.client.errors import ConfigError
-from kafkawire.client.producer_config import producer_config
+from kafkawire.client.producer.config import producer_config
 from kafkawire.client.sasl import sasl_authenticator
 from kafkawire.errors import KafkawireError
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kafkawire import BatchBuilder, messages
-from kafkawire.client.assignors import (
+from kafkawire.client.groups.assignors import (
     Assignment,
     Subscription,
     encode_assignment,

@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kafkawire.client import ConfigError, TopicPartition
-from kafkawire.client.assignors import (
+from kafkawire.client.consumer.config import ConsumerConfig
+from kafkawire.client.groups.assignors import (
     ASSIGNORS,
     Assignment,
     CooperativeStickyAssignor,
@@ -27,8 +28,7 @@ from kafkawire.client.assignors import (
     encode_assignment,
     encode_subscription,
 )
-from kafkawire.client.consumer_config import ConsumerConfig
-from kafkawire.client.group import GroupMember
+from kafkawire.client.groups.classic import GroupMember
 from kafkawire.errors import DecodeError, EncodeError, UnsupportedError
 
 T0, T1, T2 = "t0", "t1", "t2"

@@ -22,9 +22,9 @@ from kafkawire.client import (
     sync_transport,
 )
 from kafkawire.client.config import client_config, client_names, is_client_property, snake
-from kafkawire.client.consumer_config import consumer_config, consumer_property
+from kafkawire.client.consumer.config import consumer_config, consumer_property
 from kafkawire.client.errors import ConfigError
-from kafkawire.client.producer_config import producer_config, producer_property
+from kafkawire.client.producer.config import producer_config, producer_property
 from kafkawire.client.sync_transport import ReconnectBackoff
 from kafkawire.protocol import ApiKey
 from tests.client.test_client_faults import Peer, serve_handshake, serve_metadata
@@ -994,8 +994,8 @@ def test_properties_kept_but_not_acted_on_say_so(caplog, name, value):
     import logging
 
     from kafkawire.client import logs
-    from kafkawire.client.consumer_config import consumer_config
-    from kafkawire.client.producer_config import producer_config
+    from kafkawire.client.consumer.config import consumer_config
+    from kafkawire.client.producer.config import producer_config
 
     logs._ignored.discard(name)
     make = producer_config if name == "queue.buffering.max.messages" else consumer_config

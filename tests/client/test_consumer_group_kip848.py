@@ -16,10 +16,10 @@ import pytest
 
 from kafkawire.client import Client, CommitFailedError, TopicPartition
 from kafkawire.client.config import client_config
-from kafkawire.client.consumer_config import consumer_config
+from kafkawire.client.consumer.config import consumer_config
 from kafkawire.client.core import ClientCore
 from kafkawire.client.errors import ConfigError
-from kafkawire.client.group_consumer import ConsumerGroupMember
+from kafkawire.client.groups.consumer_protocol import ConsumerGroupMember
 from kafkawire.protocol import ApiKey, ErrorCode, decode_request, encode_request
 from kafkawire.protocol import messages as m
 from kafkawire.protocol.error_codes import FencedMemberEpochError, UnsupportedAssignorError

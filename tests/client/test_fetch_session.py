@@ -10,7 +10,7 @@ import time
 import uuid
 
 from kafkawire.client import Client, TopicPartition
-from kafkawire.client.fetch_session import FetchSession
+from kafkawire.client.consumer.fetch_session import FetchSession
 from kafkawire.protocol.error_codes import ErrorCode
 from tests.support.faces import make_consumer
 

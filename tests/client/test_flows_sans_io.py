@@ -147,8 +147,8 @@ def test_a_pattern_matches_internal_topics_only_when_asked(exclude):
 
     from kafkawire import messages as m
     from kafkawire.client.config import client_config
-    from kafkawire.client.consumer import ConsumerCore
-    from kafkawire.client.consumer_config import consumer_config
+    from kafkawire.client.consumer.config import consumer_config
+    from kafkawire.client.consumer.core import ConsumerCore
     from kafkawire.client.core import ClientCore
 
     client, config = consumer_config(

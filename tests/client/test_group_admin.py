@@ -1,8 +1,9 @@
-"""Consumer-group and config administration (kafkawire/client/group_admin.py) against a real
-broker (Tansu), through both faces, with groups that librdkafka (confluent-kafka) joined and
-committed in. Tansu only: librdkafka's mock cluster has none of these admin APIs (ListGroups,
-DescribeGroups, DeleteGroups, OffsetDelete, the configs and partitions APIs), and the
-assignment test reads librdkafka's SyncGroup requests off Tansu's recording proxy.
+"""Consumer-group and config administration (kafkawire/client/groups/admin.py and
+kafkawire/client/admin.py) against a real broker (Tansu), through both faces, with groups that
+librdkafka (confluent-kafka) joined and committed in. Tansu only: librdkafka's mock cluster has
+none of these admin APIs (ListGroups, DescribeGroups, DeleteGroups, OffsetDelete, the configs
+and partitions APIs), and the assignment test reads librdkafka's SyncGroup requests off Tansu's
+recording proxy.
 
 Tansu 0.x, as these tests see it: ListGroups lists the groups that have committed offsets,
 with state "Unknown"; DescribeGroups gives no client id, host, assignor or assignment bytes,
@@ -21,16 +22,10 @@ from types import SimpleNamespace
 import pytest
 
 from kafkawire.client import Client, TopicPartition
+from kafkawire.client.admin import ConfigEntry, ConfigResource, create_partitions_request
 from kafkawire.client.errors import BrokerConnectionError
-from kafkawire.client.group_admin import (
-    ConfigEntry,
-    ConfigResource,
-    GroupDescription,
-    GroupListing,
-    OffsetAndMetadata,
-    PartitionLag,
-    create_partitions_request,
-)
+from kafkawire.client.groups.admin import GroupDescription, GroupListing, PartitionLag
+from kafkawire.client.types import OffsetAndMetadata
 from kafkawire.protocol import ApiKey, decode_request, encode_request, messages
 from kafkawire.protocol.error_codes import UnsupportedVersionError
 from tests.support.faces import FACES, make_client
@@ -171,8 +166,8 @@ def test_member_assignments_are_decoded(groups):
     """What a DescribeGroups member_assignment holds for a consumer group is what the group's
     leader sent in SyncGroup: here librdkafka's own bytes (Tansu's DescribeGroups leaves them
     out), decoded as describe_groups decodes them."""
-    pytest.importorskip("kafkawire.client.assignors")
-    from kafkawire.client.group_admin import _member
+    pytest.importorskip("kafkawire.client.groups.assignors")
+    from kafkawire.client.groups.admin import _member
 
     (sync,) = [r for r in groups.sync_groups if r.group_id == groups.stable and r.assignments]
     (assignment,) = sync.assignments

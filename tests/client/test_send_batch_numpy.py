@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from kafkawire.client import Client, TopicPartition
-from kafkawire.client.partitioner import key_partitions
+from kafkawire.client.producer.partitioner import key_partitions
 
 PROGRAM = textwrap.dedent(
     """

@@ -1,6 +1,6 @@
-"""kafkawire/client/share.py's flows (share groups, KIP-932) driven by kafkawire's transports
-against librdkafka's mock cluster: a member joins and gets its assignment by name, a share
-session acquires records and settles them (accept, release: back with delivery count 2,
+"""kafkawire/client/share/session.py's flows (share groups, KIP-932) driven by kafkawire's
+transports against librdkafka's mock cluster: a member joins and gets its assignment by name, a
+share session acquires records and settles them (accept, release: back with delivery count 2,
 reject: never again), acknowledgements ride on the next ShareFetch or go alone, the session
 closes and the member leaves. Then what needs no broker: acknowledgement batches, gaps, the
 checks on acknowledge."""
@@ -15,7 +15,7 @@ import pytest
 from kafkawire.client import Client, TopicPartition
 from kafkawire.client.config import client_config
 from kafkawire.client.core import ClientCore
-from kafkawire.client.share import (
+from kafkawire.client.share.session import (
     AcknowledgeType,
     Acquired,
     ShareGroupMember,

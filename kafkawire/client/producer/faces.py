@@ -30,18 +30,18 @@ from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError
 from kafkawire.records import build_batches
 from kafkawire.records._build import key_partitions
 
+from ..aio_transport import AsyncTransport
+from ..confluent_shapes import OFFSET_INVALID, KafkaError, Message
+from ..core import ClientCore
+from ..errors import BufferFullError, ClientError, RecordTooLargeError, RequestTimeoutError
+from ..flow import Flow, within
+from ..stats import Statistics
+from ..sync_transport import SyncTransport
+from ..types import TopicPartition
 from ._accumulate import DONE, AsyncRecordFuture, FastSend, ProducerBatch, RecordFuture
-from .aio_transport import AsyncTransport
-from .confluent_shapes import OFFSET_INVALID, KafkaError, Message
-from .core import ClientCore
-from .errors import BufferFullError, ClientError, RecordTooLargeError, RequestTimeoutError
-from .flow import Flow, within
-from .producer_config import producer_config
-from .producer_core import ProducerCore
-from .stats import Statistics
-from .sync_transport import SyncTransport
+from .config import producer_config
+from .core import ProducerCore
 from .transactions import ConsumerGroupMetadata
-from .types import TopicPartition
 
 
 class BatchMetadata(NamedTuple):

@@ -7,8 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .assignors import assignors_for
-from .config import (
+from ..config import (
     ClientConfig,
     Collected,
     check_unused,
@@ -22,9 +21,10 @@ from .config import (
     register_settings,
     suggest,
 )
-from .errors import ConfigError
-from .logs import log_ignored
-from .types import READ_COMMITTED, READ_UNCOMMITTED
+from ..errors import ConfigError
+from ..groups.assignors import assignors_for
+from ..logs import log_ignored
+from ..types import READ_COMMITTED, READ_UNCOMMITTED
 
 _RESETS = {
     "earliest": "earliest",
@@ -49,7 +49,7 @@ _CLASSIC_ONLY = {
 class ConsumerConfig:
     group_id: str | None = None
     group_instance_id: str | None = None
-    group_protocol: str = "classic"  # or "consumer": KIP-848 (client/group_consumer.py)
+    group_protocol: str = "classic"  # or "consumer": KIP-848 (client/groups/consumer_protocol.py)
     group_remote_assignor: str | None = None  # the broker's assignor under "consumer"
     enable_auto_commit: bool = True
     auto_commit_interval: float = 5.0

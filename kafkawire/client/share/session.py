@@ -42,11 +42,11 @@ from kafkawire.protocol.error_codes import (
 )
 from kafkawire.records import ConsumerRecord, RecordView, decode_records
 
-from .coordinator import find_coordinator
-from .core import ClientCore
-from .errors import BrokerConnectionError, ClientError, RequestTimeoutError
-from .flow import Flow, Sleep
-from .types import ClusterMetadata, TopicPartition
+from ..core import ClientCore
+from ..errors import BrokerConnectionError, ClientError, RequestTimeoutError
+from ..flow import Flow, Sleep
+from ..groups.coordinator import find_coordinator
+from ..types import ClusterMetadata, TopicPartition
 
 __all__ = [
     "AcknowledgeType",

@@ -2,7 +2,7 @@
 size triggers, pipelined produce requests with idempotent sequence numbers, retries,
 delivery timeouts, and transactions.
 
-The faces (``producer_faces.py``) append records under ``lock`` and run one flow,
+The faces (``producer/faces.py``) append records under ``lock`` and run one flow,
 ``sender()``, for the producer's life: it yields ``Start`` for each produce request (one per
 broker, carrying one batch of every partition that is ready) and ``Wait`` for their answers,
 woken early when a batch fills up or a caller flushes. The other things the producer asks of
@@ -38,19 +38,8 @@ from kafkawire.protocol.error_codes import (
 from kafkawire.records import BatchBuilder
 from kafkawire.records._build import murmur2
 
-from . import producer as produce_flows
-from ._accumulate import (
-    DONE,
-    IN_FLIGHT,
-    QUEUED,
-    PartitionQueue,
-    ProducerBatch,
-    Topic,
-    append_fast,
-    record_future,
-)
-from .core import ClientCore
-from .errors import (
+from ..core import ClientCore
+from ..errors import (
     AuthenticationError,
     BrokerConnectionError,
     BufferFullError,
@@ -62,9 +51,21 @@ from .errors import (
     TlsError,
     TransactionStateError,
 )
-from .flow import Call, Flow, Gather, Sleep, Start, Wait
-from .producer_config import ProducerConfig
-from .stats import leader_of, topics_object
+from ..flow import Call, Flow, Gather, Sleep, Start, Wait
+from ..stats import leader_of, topics_object
+from ..types import OffsetAndMetadata, TopicPartition
+from . import requests as produce_flows
+from ._accumulate import (
+    DONE,
+    IN_FLIGHT,
+    QUEUED,
+    PartitionQueue,
+    ProducerBatch,
+    Topic,
+    append_fast,
+    record_future,
+)
+from .config import ProducerConfig
 from .transactions import (
     ConsumerGroupMetadata,
     GroupCoordinator,
@@ -72,7 +73,6 @@ from .transactions import (
     TransactionCoordinator,
     fenced,
 )
-from .types import OffsetAndMetadata, TopicPartition
 
 _IDLE_WAIT = 5.0  # the longest the sender sleeps with nothing to do (a wake ends it sooner)
 _REFRESH_ON = {

@@ -17,17 +17,9 @@ from typing import Any
 
 from kafkawire.records._decode import _consumer_record
 
-from .aio_transport import AsyncTransport
-from .consumer import (
-    ConsumerBatch,
-    ConsumerCore,
-    ConsumerRecord,
-    DeserializationError,
-    PartitionRecords,
-)
-from .consumer_config import consumer_config
-from .core import ClientCore
-from .errors import (
+from ..aio_transport import AsyncTransport
+from ..core import ClientCore
+from ..errors import (
     AuthenticationError,
     BrokerConnectionError,
     ClientError,
@@ -36,12 +28,20 @@ from .errors import (
     RequestTimeoutError,
     TlsError,
 )
-from .flow import Flow, within
-from .heartbeats import HeartbeatTask, HeartbeatThread
-from .stats import Statistics
-from .sync_transport import SyncTransport
-from .transactions import ConsumerGroupMetadata
-from .types import EARLIEST, LATEST, TopicPartition
+from ..flow import Flow, within
+from ..groups.heartbeats import HeartbeatTask, HeartbeatThread
+from ..producer.transactions import ConsumerGroupMetadata
+from ..stats import Statistics
+from ..sync_transport import SyncTransport
+from ..types import EARLIEST, LATEST, TopicPartition
+from .config import consumer_config
+from .core import (
+    ConsumerBatch,
+    ConsumerCore,
+    ConsumerRecord,
+    DeserializationError,
+    PartitionRecords,
+)
 
 _FOREVER = 1e9  # poll(timeout=None): as long as it takes
 # what error_cb hears instead of poll raising it (librdkafka's error events)

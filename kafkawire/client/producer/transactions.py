@@ -19,10 +19,10 @@ from kafkawire.protocol.error_codes import (
     raise_for_code,
 )
 
-from .coordinator import GROUP, TRANSACTION, find_coordinator
-from .core import ClientCore
-from .flow import Flow
-from .types import OffsetAndMetadata, TopicPartition
+from ..core import ClientCore
+from ..flow import Flow
+from ..groups.coordinator import GROUP, TRANSACTION, find_coordinator
+from ..types import OffsetAndMetadata, TopicPartition
 
 _FENCED = (ErrorCode.INVALID_PRODUCER_EPOCH, ErrorCode.PRODUCER_FENCED)
 _MOVED = (ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_NOT_AVAILABLE)

@@ -1,7 +1,7 @@
 """The consumer as a sans-IO state machine: assigned partitions with their positions, a fetch
 in flight to every leader, fetched bytes buffered until polled, and the group membership
-(``group.py``; ``group_consumer.py`` under group.protocol=consumer). The faces
-(``consumer_faces.py``) drive its flows with either transport.
+(``groups/classic.py``; ``groups/consumer_protocol.py`` under group.protocol=consumer). The faces
+(``consumer/faces.py``) drive its flows with either transport.
 
 Positions: ``position`` is the next offset to hand out; ``fetch_offset`` the next one to
 fetch, ahead of it by what is buffered. When an answer comes, the end of its last complete
@@ -31,17 +31,13 @@ from kafkawire.protocol.error_codes import (
 )
 from kafkawire.records import ConsumerRecord, RecordView, decode_records
 
-from . import offsets as offset_flows
-from .consumer_config import ConsumerConfig
-from .core import ClientCore
-from .errors import ClientError
-from .fetch_session import FetchSession, SessionRequest
-from .fetcher import aborts_from_markers, batches_end, fetch_call, fetched_partitions
-from .flow import Call, Continued, Flow, Sleep, Start, Wait
-from .group import CommitFailedError, GroupMember
-from .group_consumer import ConsumerGroupMember
-from .stats import leader_of, topics_object
-from .types import (
+from ..core import ClientCore
+from ..errors import ClientError
+from ..flow import Call, Continued, Flow, Sleep, Start, Wait
+from ..groups.classic import CommitFailedError, GroupMember
+from ..groups.consumer_protocol import ConsumerGroupMember
+from ..stats import leader_of, topics_object
+from ..types import (
     EARLIEST,
     LATEST,
     READ_COMMITTED,
@@ -51,6 +47,10 @@ from .types import (
     OffsetAndMetadata,
     TopicPartition,
 )
+from . import offsets as offset_flows
+from .config import ConsumerConfig
+from .fetch_session import FetchSession, SessionRequest
+from .fetcher import aborts_from_markers, batches_end, fetch_call, fetched_partitions
 
 if TYPE_CHECKING:
     import pyarrow as pa

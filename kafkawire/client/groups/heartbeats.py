@@ -1,8 +1,8 @@
 """The heartbeats that keep a group member in while its consumer is between polls: a thread
 with a connection of its own beside a blocking consumer (the transports are not shared), a
 task on the same event loop and transport beside an asyncio one. What they run is the
-member's ``heartbeat_loop(core, stopped)`` flow (``group.py``, ``group_consumer.py``,
-``share.py``); the faces of the consumer and the share consumer start them here."""
+member's ``heartbeat_loop(core, stopped)`` flow (``groups/classic.py``, ``groups/consumer_protocol.py``,
+``share/session.py``); the faces of the consumer and the share consumer start them here."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import contextlib
 import threading
 from collections.abc import Callable
 
-from .config import ClientConfig
-from .core import ClientCore
-from .flow import Flow
-from .sync_transport import SyncTransport
+from ..config import ClientConfig
+from ..core import ClientCore
+from ..flow import Flow
+from ..sync_transport import SyncTransport
 
 HeartbeatLoop = Callable[[ClientCore, Callable[[], bool]], Flow[None]]
 

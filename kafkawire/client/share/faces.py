@@ -14,15 +14,15 @@ from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
-from .aio_transport import AsyncTransport
-from .consumer_config import ConsumerConfig, consumer_config
-from .core import ClientCore
-from .errors import ClientError, ConfigError
-from .flow import Flow, within
-from .heartbeats import HeartbeatTask, HeartbeatThread
-from .share import AcknowledgeType
-from .share_consumer import CommitCallback, ShareBatch, ShareConsumerCore
-from .sync_transport import SyncTransport
+from ..aio_transport import AsyncTransport
+from ..consumer.config import ConsumerConfig, consumer_config
+from ..core import ClientCore
+from ..errors import ClientError, ConfigError
+from ..flow import Flow, within
+from ..groups.heartbeats import HeartbeatTask, HeartbeatThread
+from ..sync_transport import SyncTransport
+from .core import CommitCallback, ShareBatch, ShareConsumerCore
+from .session import AcknowledgeType
 
 _FOREVER = 1e9  # poll(None) or confluent-kafka's poll(-1): as long as it takes
 _MODES = {"implicit": False, "explicit": True}

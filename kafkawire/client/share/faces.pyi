@@ -4,11 +4,11 @@ from typing import Any
 
 from kafkawire.records import ConsumerRecord
 
-from .config import ClientConfig
-from .consumer_config import ConsumerConfig
-from .share import AcknowledgeType
-from .share_consumer import CommitCallback, ShareBatch
-from .types import TopicPartition
+from ..config import ClientConfig
+from ..consumer.config import ConsumerConfig
+from ..types import TopicPartition
+from .core import CommitCallback, ShareBatch
+from .session import AcknowledgeType
 
 # a record a poll handed out: a ConsumerRecord, or anything with topic, partition and offset
 # (attributes or methods: confluent-kafka's Message)

@@ -1,9 +1,9 @@
 """The share consumer (KIP-932, "Kafka queues") as a sans-IO state machine: the member of a
-share group (``share.py``'s ``ShareGroupMember``, kept in by the faces' heartbeats), one share
+share group (``share/session.py``'s ``ShareGroupMember``, kept in by the faces' heartbeats), one share
 session per broker leading an assigned partition, a ShareFetch to each once what it gave is
 handed out and acknowledged (carrying those acknowledgements), the acquired rows buffered
 until polled, and the acknowledgements. The faces
-(``share_faces.py``) drive its flows with either transport.
+(``share/faces.py``) drive its flows with either transport.
 
 Acknowledgement: in implicit mode (``share.acknowledgement.mode=implicit``, the default) the
 records a poll handed out are accepted by the next poll, commit or close; in explicit mode
@@ -33,11 +33,12 @@ from kafkawire.protocol import messages as m
 from kafkawire.protocol.error_codes import ERRORS, BrokerError, ErrorCode, raise_for_code
 from kafkawire.records import ConsumerRecord
 
-from .consumer_config import ConsumerConfig
-from .core import ClientCore
-from .errors import ClientError, RequestTimeoutError
-from .flow import Continued, Flow, Sleep, Start, Wait
-from .share import (
+from ..consumer.config import ConsumerConfig
+from ..core import ClientCore
+from ..errors import ClientError, RequestTimeoutError
+from ..flow import Continued, Flow, Sleep, Start, Wait
+from ..types import ArrowFrames, TopicPartition
+from .session import (
     BUFFERED,
     EXPIRED,
     HELD,
@@ -47,7 +48,6 @@ from .share import (
     ShareSession,
     TopicIdPartition,
 )
-from .types import ArrowFrames, TopicPartition
 
 if TYPE_CHECKING:
     import pyarrow as pa

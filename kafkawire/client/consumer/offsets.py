@@ -11,10 +11,9 @@ from kafkawire.protocol import messages as m
 from kafkawire.protocol.error_codes import raise_for_code
 from kafkawire.records import decode_records
 
-from .core import ClientCore
-from .fetcher import RangeReader, fetch
-from .flow import Flow, Gather
-from .types import (
+from ..core import ClientCore
+from ..flow import Flow, Gather
+from ..types import (
     EARLIEST,
     LATEST,
     READ_COMMITTED,
@@ -22,6 +21,7 @@ from .types import (
     OffsetAndTimestamp,
     TopicPartition,
 )
+from .fetcher import RangeReader, fetch
 
 
 def list_offsets(

@@ -9,10 +9,10 @@ import pyarrow as pa
 from kafkawire.confluent import KafkaError, Message
 from kafkawire.errors import EncodeError
 
+from ..errors import BufferFullError
+from ..types import OffsetAndMetadata, RecordMetadata, TopicPartition
 from ._accumulate import AsyncRecordFuture, RecordFuture
-from .errors import BufferFullError
 from .transactions import ConsumerGroupMetadata
-from .types import OffsetAndMetadata, RecordMetadata, TopicPartition
 
 _Bytes = bytes | bytearray | memoryview
 _Value = _Bytes | str | None

@@ -9,9 +9,9 @@ from kafkawire.protocol import messages as m
 from kafkawire.protocol.error_codes import ErrorCode, raise_for_code
 from kafkawire.records import build_batches
 
-from .core import ClientCore
-from .flow import ANY_BROKER, Flow
-from .types import IdempotentProducer, ProduceResult, TopicPartition
+from ..core import ClientCore
+from ..flow import ANY_BROKER, Flow
+from ..types import IdempotentProducer, ProduceResult, TopicPartition
 
 
 def produce(

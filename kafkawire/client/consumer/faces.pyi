@@ -6,9 +6,9 @@ from typing import Any
 from kafkawire.records import ConsumerRecord
 from kafkawire.registry.deserializer import RegistryDeserializer
 
-from .consumer import ConsumerBatch
-from .transactions import ConsumerGroupMetadata
-from .types import ClusterMetadata, OffsetAndMetadata, OffsetAndTimestamp, TopicPartition
+from ..producer.transactions import ConsumerGroupMetadata
+from ..types import ClusterMetadata, OffsetAndMetadata, OffsetAndTimestamp, TopicPartition
+from .core import ConsumerBatch
 
 _Topics = str | Iterable[str] | re.Pattern[str]
 # (partitions), or confluent-kafka's (consumer, partitions)

@@ -5,7 +5,7 @@ a hash, an append to the partition's open ``BatchBuilder`` and one small future 
 
 A batch is built (encoded, compressed) when the sender takes it; only then does it get its
 producer id, epoch and sequence number, so batches that never left need no renumbering.
-No IO and no locking here: the producer core (``producer_core.py``) holds its lock around
+No IO and no locking here: the producer core (``producer/core.py``) holds its lock around
 these calls.
 """
 
@@ -14,7 +14,7 @@ from collections import deque
 
 from kafkawire.records._build import murmur2, stamp_producer
 
-from .types import RecordMetadata
+from ..types import RecordMetadata
 
 cdef extern from "<time.h>" nogil:
     cdef struct timespec:

@@ -9,7 +9,7 @@ from typing import Any
 
 from kafkawire.compression import Codec
 
-from .config import (
+from ..config import (
     ClientConfig,
     Collected,
     check_unused,
@@ -23,9 +23,9 @@ from .config import (
     register_settings,
     suggest,
 )
-from .consumer_config import _bool, _callback, _flattened, _optional_str, _positive, _seconds
-from .errors import ConfigError
-from .logs import log_ignored
+from ..consumer.config import _bool, _callback, _flattened, _optional_str, _positive, _seconds
+from ..errors import ConfigError
+from ..logs import log_ignored
 
 PARTITIONERS = (
     "murmur2_random",  # Java's default: murmur2 of the key; keyless records sticky

@@ -9,7 +9,7 @@ partitions owned); after an error or a rejoin it names everything again.
 
 ``ConsumerGroupMember`` keeps ``GroupMember``'s coordinator lookup, offsets and commits (the
 member epoch travels where the generation does: OffsetCommit v9's GenerationIdOrMemberEpoch).
-The poll joins and reconciles (``consumer.py`` revokes, commits and calls the callbacks); the
+The poll joins and reconciles (``consumer/core.py`` revokes, commits and calls the callbacks); the
 heartbeat loop, on the consumer's heartbeat thread or task, sends every other heartbeat.
 """
 
@@ -30,13 +30,13 @@ from kafkawire.protocol.error_codes import (
     raise_for_code,
 )
 
-from .consumer_config import ConsumerConfig
-from .core import ClientCore
-from .errors import BrokerConnectionError, ClientError, RequestTimeoutError
-from .flow import Flow, Sleep
-from .group import _COORDINATOR_MOVED, CommitFailedError, GroupMember
-from .group_admin import list_group_offsets
-from .types import ClusterMetadata, OffsetAndMetadata, TopicPartition
+from ..consumer.config import ConsumerConfig
+from ..core import ClientCore
+from ..errors import BrokerConnectionError, ClientError, RequestTimeoutError
+from ..flow import Flow, Sleep
+from ..types import ClusterMetadata, OffsetAndMetadata, TopicPartition
+from .admin import list_group_offsets
+from .classic import _COORDINATOR_MOVED, CommitFailedError, GroupMember
 
 _FENCED = {ErrorCode.FENCED_MEMBER_EPOCH, ErrorCode.UNKNOWN_MEMBER_ID}
 _LEAVE = -1  # member epochs of a leaving member

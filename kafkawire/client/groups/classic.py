@@ -16,14 +16,14 @@ from typing import NamedTuple
 from kafkawire.protocol import messages as m
 from kafkawire.protocol.error_codes import BrokerError, ErrorCode, raise_for_code
 
+from ..consumer.config import ConsumerConfig
+from ..core import ClientCore
+from ..errors import BrokerConnectionError, ClientError, RequestTimeoutError
+from ..flow import Flow, Sleep
+from ..types import OffsetAndMetadata, TopicPartition
 from . import assignors
-from .consumer_config import ConsumerConfig
+from .admin import list_group_offsets
 from .coordinator import find_coordinator
-from .core import ClientCore
-from .errors import BrokerConnectionError, ClientError, RequestTimeoutError
-from .flow import Flow, Sleep
-from .group_admin import list_group_offsets
-from .types import OffsetAndMetadata, TopicPartition
 
 _COORDINATOR_MOVED = {
     ErrorCode.COORDINATOR_NOT_AVAILABLE,

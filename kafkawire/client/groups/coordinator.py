@@ -5,8 +5,8 @@ from __future__ import annotations
 from kafkawire.protocol import messages as m
 from kafkawire.protocol.error_codes import ErrorCode, raise_for_code
 
-from .core import ClientCore
-from .flow import ANY_BROKER, Flow
+from ..core import ClientCore
+from ..flow import ANY_BROKER, Flow
 
 GROUP = 0  # FindCoordinator's key types
 TRANSACTION = 1

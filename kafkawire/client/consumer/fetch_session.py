@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from kafkawire.protocol.error_codes import ErrorCode
 
-from .types import TopicPartition
+from ..types import TopicPartition
 
 _FULL_NEW = 0  # session_epoch asking for a new session with a full fetch
 _SESSION_LOST = {ErrorCode.FETCH_SESSION_ID_NOT_FOUND, ErrorCode.INVALID_FETCH_SESSION_EPOCH}

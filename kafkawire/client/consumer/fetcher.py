@@ -18,11 +18,10 @@ from kafkawire.protocol.error_codes import (
 )
 from kafkawire.records import decode_records, read_batches
 
-from .core import ClientCore
-from .errors import ClientError
-from .fetch_session import SessionRequest
-from .flow import Flow, Gather
-from .types import (
+from ..core import ClientCore
+from ..errors import ClientError
+from ..flow import Flow, Gather
+from ..types import (
     NO_TOPIC_ID,
     READ_COMMITTED,
     READ_UNCOMMITTED,
@@ -30,6 +29,7 @@ from .types import (
     RecordChunk,
     TopicPartition,
 )
+from .fetch_session import SessionRequest
 
 FETCH_DEFAULTS = {
     "max_wait_ms": 500,

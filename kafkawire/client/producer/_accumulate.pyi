@@ -3,7 +3,7 @@
 from collections.abc import Callable, Generator
 from typing import Any
 
-from .types import RecordMetadata, TopicPartition
+from ..types import RecordMetadata, TopicPartition
 
 QUEUED: int
 IN_FLIGHT: int

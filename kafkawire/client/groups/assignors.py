@@ -1,6 +1,6 @@
 """Consumer-group assignors of Kafka's classic group protocol, and the ConsumerProtocol payloads
 they travel in (a member's subscription in JoinGroup's protocol metadata, its assignment in
-SyncGroup). No IO: the group flow (``group.py``) hands the leader the members and the
+SyncGroup). No IO: the group flow (``groups/classic.py``) hands the leader the members and the
 partition counts, and sends what comes back.
 
 Whoever leads the group (a kafkawire member, a Java one, librdkafka) computes every member's
@@ -22,8 +22,8 @@ from kafkawire.errors import CorruptError, DecodeError, EncodeError, Unsupported
 from kafkawire.protocol import decode, encode
 from kafkawire.protocol import messages as m
 
-from .errors import ConfigError
-from .types import TopicPartition
+from ..errors import ConfigError
+from ..types import TopicPartition
 
 __all__ = [
     "ASSIGNORS",
@@ -244,7 +244,7 @@ def _tp_order(tp: TopicPartition) -> tuple:
 
 
 class Assignor:
-    """What ``group.py`` needs of an assignor: the protocol name it offers in JoinGroup, the
+    """What ``groups/classic.py`` needs of an assignor: the protocol name it offers in JoinGroup, the
     rebalance protocol it speaks, and, when the member leads, ``assign``."""
 
     name: ClassVar[str]
