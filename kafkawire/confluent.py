@@ -39,9 +39,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from kafkawire.client.consumer import faces as consumer_faces
-from kafkawire.client.producer import faces as producer_faces
-from kafkawire.client.share import faces as share_faces
 from kafkawire.client.confluent_shapes import (
     OFFSET_BEGINNING,
     OFFSET_END,
@@ -55,7 +52,10 @@ from kafkawire.client.confluent_shapes import (
     Message,
     TopicPartition,
 )
+from kafkawire.client.consumer import faces as consumer_faces
 from kafkawire.client.errors import ConfigError
+from kafkawire.client.producer import faces as producer_faces
+from kafkawire.client.share import faces as share_faces
 from kafkawire.client.share.session import AcknowledgeType
 from kafkawire.client.types import TopicPartition as _TP
 from kafkawire.errors import KafkawireError

@@ -244,8 +244,8 @@ def _tp_order(tp: TopicPartition) -> tuple:
 
 
 class Assignor:
-    """What ``groups/classic.py`` needs of an assignor: the protocol name it offers in JoinGroup, the
-    rebalance protocol it speaks, and, when the member leads, ``assign``."""
+    """What ``groups/classic.py`` needs of an assignor: the protocol name it offers in
+    JoinGroup, the rebalance protocol it speaks, and, when the member leads, ``assign``."""
 
     name: ClassVar[str]
     rebalance_protocol: ClassVar[str] = "eager"

@@ -1,7 +1,7 @@
-"""The heartbeats that keep a group member in while its consumer is between polls: a thread
-with a connection of its own beside a blocking consumer (the transports are not shared), a
-task on the same event loop and transport beside an asyncio one. What they run is the
-member's ``heartbeat_loop(core, stopped)`` flow (``groups/classic.py``, ``groups/consumer_protocol.py``,
+"""The heartbeats that keep a group member in while its consumer is between polls: a thread with a
+connection of its own beside a blocking consumer (the transports are not shared), a task on the
+same event loop and transport beside an asyncio one. What they run is the member's
+``heartbeat_loop(core, stopped)`` flow (``groups/classic.py``, ``groups/consumer_protocol.py``,
 ``share/session.py``); the faces of the consumer and the share consumer start them here."""
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""The share consumer (KIP-932, "Kafka queues") as a sans-IO state machine: the member of a
-share group (``share/session.py``'s ``ShareGroupMember``, kept in by the faces' heartbeats), one share
+"""The share consumer (KIP-932, "Kafka queues") as a sans-IO state machine: the member of a share
+group (``share/session.py``'s ``ShareGroupMember``, kept in by the faces' heartbeats), one share
 session per broker leading an assigned partition, a ShareFetch to each once what it gave is
-handed out and acknowledged (carrying those acknowledgements), the acquired rows buffered
-until polled, and the acknowledgements. The faces
-(``share/faces.py``) drive its flows with either transport.
+handed out and acknowledged (carrying those acknowledgements), the acquired rows buffered until
+polled, and the acknowledgements. The faces (``share/faces.py``) drive its flows with either
+transport.
 
 Acknowledgement: in implicit mode (``share.acknowledgement.mode=implicit``, the default) the
 records a poll handed out are accepted by the next poll, commit or close; in explicit mode
