@@ -393,3 +393,31 @@ def test_calls_end_by_their_timeout_on_the_mock_cluster(face, slow_mock, how):
                 slow_mock.set_rtt(broker, 0)
             else:
                 slow_mock.broker_up(broker)
+
+
+def test_close_keeps_its_timeout_while_a_heartbeat_waits_on_a_silent_coordinator(face):
+    """A member's heartbeat is waiting on a coordinator that stopped answering: close gives the
+    heartbeats what is left of its timeout, not 5 s more, then its commit and leave the rest."""
+    from tests.support.mock_cluster import MockCluster
+
+    with MockCluster(3) as mock:
+        topic, group = f"dl-{uuid.uuid4().hex[:8]}", f"g-{uuid.uuid4().hex[:8]}"
+        mock.create_topic(topic, 1)
+        mock.set_coordinator("group", group, 1)
+        consumer = make_consumer(
+            face, mock.bootstrap, group_id=group, heartbeat_interval_ms=200, request_timeout=20
+        )
+        try:
+            consumer.subscribe([topic])
+            deadline = time.monotonic() + 60
+            while not consumer.assignment() and time.monotonic() < deadline:
+                consumer.poll(0.2)
+            assert consumer.assignment()
+            mock.set_rtt(1, 20_000)
+            time.sleep(1.0)  # a heartbeat (every 0.2 s) goes out and waits for its answer
+        finally:
+            start = time.monotonic()
+            with contextlib.suppress(ClientError):
+                consumer.close(timeout=TIMEOUT)
+            elapsed = time.monotonic() - start
+        assert elapsed < TIMEOUT + MARGIN, elapsed

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import time
 import traceback
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
@@ -82,8 +83,10 @@ class _ConsumerMethods:
     def _call(self, flow: Flow, timeout: float | None, what: str):
         """A blocking call: it returns or raises within ``timeout`` seconds (None:
         default.api.timeout.ms), whatever the brokers do."""
-        seconds = self._core.config.default_api_timeout if timeout is None else timeout
-        return self._run(within(flow, seconds, what))
+        return self._run(within(flow, self._seconds(timeout), what))
+
+    def _seconds(self, timeout: float | None) -> float:
+        return self._core.config.default_api_timeout if timeout is None else timeout
 
     def _start_heartbeats(self) -> None:
         raise NotImplementedError
@@ -433,10 +436,11 @@ class Consumer(_ConsumerMethods):
     def __exit__(self, *exc_info) -> None:
         self.close()
 
-    def _stop_heartbeats(self) -> None:
+    def _stop_heartbeats(self, seconds: float = 5.0) -> None:
         """End the heartbeats before a leave: one sent after it would join the group again
-        (and one naming no topics is refused)."""
-        self._heartbeats.stop()
+        (and one naming no topics is refused). Waits ``seconds`` at most: a heartbeat
+        waiting on a silent coordinator ends on its own, by its request timeout."""
+        self._heartbeats.stop(seconds)
 
     def unsubscribe(self) -> None:
         """Leave the group: the partitions are committed (enable.auto.commit) and revoked
@@ -452,10 +456,11 @@ class Consumer(_ConsumerMethods):
         if self._closed:
             return
         self._closed = True
-        self._stop_heartbeats()
+        end = time.monotonic() + self._seconds(timeout)  # the heartbeats' wait counts too
+        self._stop_heartbeats(end - time.monotonic())
         self._consumer.abandon_settling()
         try:
-            self._call(self._consumer.close(commit=commit), timeout, "close")
+            self._call(self._consumer.close(commit=commit), end - time.monotonic(), "close")
         finally:
             self._transport.close()
 
@@ -475,9 +480,9 @@ class AsyncConsumer(_ConsumerMethods):
     def _start_heartbeats(self) -> None:
         self._heartbeats.start(self._transport, self._core, self._consumer.member.heartbeat_loop)
 
-    async def _stop_heartbeats(self) -> None:
-        """As Consumer._stop_heartbeats."""
-        await self._heartbeats.stop()
+    async def _stop_heartbeats(self, seconds: float | None = None) -> None:
+        """As Consumer._stop_heartbeats; one still waiting after ``seconds`` is cancelled."""
+        await self._heartbeats.stop(seconds)
 
     async def unsubscribe(self) -> None:
         await self._stop_heartbeats()
@@ -513,9 +518,10 @@ class AsyncConsumer(_ConsumerMethods):
         if self._closed:
             return
         self._closed = True
-        await self._stop_heartbeats()  # first, as in Consumer.close
+        end = time.monotonic() + self._seconds(timeout)
+        await self._stop_heartbeats(end - time.monotonic())  # first, as in Consumer.close
         self._consumer.abandon_settling()
         try:
-            await self._call(self._consumer.close(commit=commit), timeout, "close")
+            await self._call(self._consumer.close(commit=commit), end - time.monotonic(), "close")
         finally:
             await self._transport.close()
