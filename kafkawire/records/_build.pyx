@@ -786,16 +786,4 @@ def build_control_batch(
     return b.build()
 
 
-# columnar input (_build_columns.pxi)
-
-cdef enum:
-    K_NULL = 0   # every row null (Arrow null type, or an absent column)
-    K_OFF32 = 1  # Arrow binary / string
-    K_OFF64 = 2  # Arrow large_binary / large_string
-    K_VIEW = 3   # Arrow binary_view / string_view
-    K_FIXED = 4  # Arrow fixed_size_binary, numpy 'S<n>' (strip: numpy drops trailing NULs)
-    K_PYSEQ = 5  # sequence of bytes-like / None
-
-
-include "_build_columns.pxi"
-
+include "_build_columns.pxi"  # build_batches: records from columns

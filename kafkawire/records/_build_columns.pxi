@@ -1,6 +1,16 @@
 # build_batches: records from columns (Arrow, numpy, lists), and the partitioner.
 # Included by _build.pyx: one extension module, split by topic.
 
+# the kinds of columnar input
+cdef enum:
+    K_NULL = 0   # every row null (Arrow null type, or an absent column)
+    K_OFF32 = 1  # Arrow binary / string
+    K_OFF64 = 2  # Arrow large_binary / large_string
+    K_VIEW = 3   # Arrow binary_view / string_view
+    K_FIXED = 4  # Arrow fixed_size_binary, numpy 'S<n>' (strip: numpy drops trailing NULs)
+    K_PYSEQ = 5  # sequence of bytes-like / None
+
+
 cdef bint _is_arrow(object o) except -1:
     return type(o).__module__.startswith("pyarrow")
 
