@@ -330,18 +330,9 @@ def test_columnar_producer_block(broker):
     headers = [[("i", b"%d" % i)] for i in range(n)]
     ts = [1_700_000_000_000 + i for i in range(n)]
     table = pa.table({"value": [b"arrow-%d" % i for i in range(50)], "partition": [2] * 50})
-    with kafkawire.Producer(broker.bootstrap) as producer:
-        scope = run(
-            code,
-            "producer.md",
-            producer=producer,
-            values=values,
-            keys=keys,
-            headers=headers,
-            ts=ts,
-            table=table,
-        )
-        assert producer.flush(30) == 0
+    scope = run(
+        code, "producer.md", broker, values=values, keys=keys, headers=headers, ts=ts, table=table
+    )
     meta = scope["meta"]
     assert meta.topic == topic and len(meta.offsets) == len(meta.partitions) == n
     rows = {(r[0], r[1]): r for r in read_topic(broker.bootstrap, topic, 3)}
