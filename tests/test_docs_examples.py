@@ -31,7 +31,7 @@ MARKERS = {
     "consumer.md": ['kafkawire.Consumer("127.0.0.1:9092"', "kafkawire.aio.Consumer("],
     "pre08.md": ["pre08.encode_request("],
     "producer.md": [
-        'kafkawire.Producer("127.0.0.1:9092"',
+        '"linger.ms": 5',
         "kafkawire.aio.Producer(",
         "producer.send_batch(",
         '"transactional.id"',
