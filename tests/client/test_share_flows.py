@@ -15,13 +15,8 @@ import pytest
 from kafkawire.client import Client, TopicPartition
 from kafkawire.client.config import client_config
 from kafkawire.client.core import ClientCore
-from kafkawire.client.share.session import (
-    AcknowledgeType,
-    Acquired,
-    ShareGroupMember,
-    ShareSession,
-    TopicIdPartition,
-)
+from kafkawire.client.share.membership import ShareGroupMember, TopicIdPartition
+from kafkawire.client.share.session import AcknowledgeType, Acquired, ShareSession
 from kafkawire.client.sync_transport import SyncTransport
 from kafkawire.protocol import ApiKey
 from kafkawire.protocol import messages as m

@@ -1,4 +1,5 @@
-"""Share groups (KIP-932, queues): ``session`` holds the flows (ShareGroupHeartbeat
-membership, one share session per leader with its acquired records), ``core`` the share
-consumer's sans-IO state machine over them, ``faces`` its blocking and asyncio faces
-(``ShareConsumer``, ``AsyncShareConsumer``)."""
+"""Share groups (KIP-932, queues): ``membership`` holds the ShareGroupHeartbeat membership
+(``ShareGroupMember``; ``TopicIdPartition``), ``session`` the share sessions, one per leader,
+with their acquired records (ShareFetch, ShareAcknowledge), ``core`` the share consumer's
+sans-IO state machine over them, ``faces`` its blocking and asyncio faces (``ShareConsumer``,
+``AsyncShareConsumer``)."""

@@ -38,16 +38,8 @@ from ..core import ClientCore
 from ..errors import ClientError, RequestTimeoutError
 from ..flow import Continued, Flow, Sleep, Start, Wait
 from ..types import ArrowFrames, TopicPartition
-from .session import (
-    BUFFERED,
-    EXPIRED,
-    HELD,
-    AcknowledgeType,
-    AcquiredRows,
-    ShareGroupMember,
-    ShareSession,
-    TopicIdPartition,
-)
+from .membership import ShareGroupMember, TopicIdPartition
+from .session import BUFFERED, EXPIRED, HELD, AcknowledgeType, AcquiredRows, ShareSession
 
 if TYPE_CHECKING:
     import pyarrow as pa
