@@ -28,7 +28,8 @@ from kafkawire.protocol.error_codes import (
     UnknownTopicOrPartitionError,
     raise_for_code,
 )
-from kafkawire.spark._options import DataLossError, OffsetSpec, OptionError, Subscription
+from kafkawire.spark._options import DataLossError, OptionError, Subscription
+from kafkawire.spark._read_options import OffsetSpec
 
 log = logging.getLogger("kafkawire.spark")
 

@@ -11,8 +11,9 @@ import pyarrow as pa
 
 from kafkawire.client import NoOffsetError, RequestTimeoutError
 from kafkawire.records.arrow import kafka_batches
-from kafkawire.spark._options import DataLossError, ReadOptions
+from kafkawire.spark._options import DataLossError
 from kafkawire.spark._planning import OffsetRange
+from kafkawire.spark._read_options import ReadOptions
 from kafkawire.spark._registry import decode_batch
 
 log = logging.getLogger("kafkawire.spark")

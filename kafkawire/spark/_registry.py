@@ -43,17 +43,16 @@ import pyarrow as pa
 from kafkawire.registry.decode import record_name
 from kafkawire.registry.encode import list_parts
 from kafkawire.registry.errors import PayloadError, RegistryError, SchemaError
-from kafkawire.spark._options import (
+from kafkawire.spark._options import OptionError, Subscription
+from kafkawire.spark._registry_formats import (
     COLUMNS,
     ColumnWrite,
-    OptionError,
     PlannedColumn,
     PlannedRead,
     PlannedWrite,
     RegistryConfig,
     RegistryRead,
     RegistryWrite,
-    Subscription,
     single_topic,
 )
 

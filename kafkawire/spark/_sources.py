@@ -41,17 +41,7 @@ from kafkawire.client import Client, TopicPartition
 from kafkawire.records.arrow import kafka_batches
 from kafkawire.records.segments import DEFAULT_CHUNK_BYTES, SegmentFile, find_segments, read_views
 from kafkawire.spark import SEGMENT_SOURCE_NAME, SOURCE_NAME
-from kafkawire.spark._options import (
-    DataLossError,
-    OptionError,
-    Options,
-    PlannedRead,
-    ReadOptions,
-    WriteOptions,
-    check_read_options,
-    read_options,
-    write_options,
-)
+from kafkawire.spark._options import DataLossError, OptionError, Options
 from kafkawire.spark._planning import (
     Bounds,
     OffsetRange,
@@ -66,8 +56,11 @@ from kafkawire.spark._planning import (
     to_json,
     with_retries,
 )
+from kafkawire.spark._read_options import ReadOptions, check_read_options, read_options
 from kafkawire.spark._reading import log, read_offset_range
 from kafkawire.spark._registry import plan_read, plan_write, read_schema
+from kafkawire.spark._registry_formats import PlannedRead
+from kafkawire.spark._write_options import WriteOptions, write_options
 from kafkawire.spark._writing import check_input_schema, create_topic, write_batches
 
 _HEADERS = ArrayType(

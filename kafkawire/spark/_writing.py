@@ -14,8 +14,9 @@ import pyarrow.compute as pc
 
 from kafkawire.client import BatchMetadata, Client, DeliveryTimeoutError, TopicPartition
 from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError
-from kafkawire.spark._options import OptionError, WriteOptions
+from kafkawire.spark._options import OptionError
 from kafkawire.spark._registry import encode_batch
+from kafkawire.spark._write_options import WriteOptions
 
 
 def _column(batch: pa.RecordBatch, name: str) -> pa.Array | None:

@@ -19,7 +19,7 @@ from pyspark.sql.types import (
 
 from kafkawire.client import Client, TopicPartition, default_partition
 from kafkawire.spark import OptionError
-from kafkawire.spark._options import write_options
+from kafkawire.spark._write_options import write_options
 
 pytestmark = pytest.mark.interop
 

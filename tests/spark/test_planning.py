@@ -21,14 +21,7 @@ from kafkawire.client import (
     murmur2,
 )
 from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError
-from kafkawire.spark._options import (
-    DataLossError,
-    OffsetSpec,
-    OptionError,
-    check_read_options,
-    read_options,
-    write_options,
-)
+from kafkawire.spark._options import DataLossError, OptionError
 from kafkawire.spark._planning import (
     Bounds,
     OffsetRange,
@@ -43,7 +36,9 @@ from kafkawire.spark._planning import (
     to_json,
     with_retries,
 )
+from kafkawire.spark._read_options import OffsetSpec, check_read_options, read_options
 from kafkawire.spark._reading import read_offset_range
+from kafkawire.spark._write_options import write_options
 from tests.support.faults import TRICKLE, proxied_tansu
 
 pytestmark = pytest.mark.interop

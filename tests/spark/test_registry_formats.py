@@ -30,8 +30,9 @@ from pyspark.sql.types import (
 from kafkawire.client import Client
 from kafkawire.registry.client import Schema, SchemaRegistryClient
 from kafkawire.spark import OptionError
-from kafkawire.spark._options import read_options, write_options
+from kafkawire.spark._read_options import read_options
 from kafkawire.spark._registry import spark_arrow_type, spark_type, to_spark_arrow
+from kafkawire.spark._write_options import write_options
 from tests.registry.registry_server import start_registry
 
 pytestmark = pytest.mark.interop

@@ -14,7 +14,7 @@ from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadMaxRows
 
 from kafkawire.client import Client, TopicPartition
 from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError
-from kafkawire.spark._options import read_options
+from kafkawire.spark._read_options import read_options
 from kafkawire.spark._sources import KafkaStreamReader
 
 pytestmark = pytest.mark.interop
