@@ -24,7 +24,8 @@ Arrow types to Spark types (:func:`spark_type`; everything nullable):
 - list: array; map: map; struct: struct; dictionary<T>: T; null: void.
 
 The options of these formats, and the planned schemas the options carry to the executors,
-are parsed and defined in :mod:`kafkawire.spark._options` (which does not import this module).
+are parsed and defined in :mod:`kafkawire.spark._registry_formats` (which does not import
+this module).
 
 One registry client per executor process and registry configuration (a module-level cache),
 not one per batch: schemas by id stay cached across the tasks of a process.

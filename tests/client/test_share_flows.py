@@ -1,9 +1,9 @@
-"""kafkawire/client/share/session.py's flows (share groups, KIP-932) driven by kafkawire's
-transports against librdkafka's mock cluster: a member joins and gets its assignment by name, a
-share session acquires records and settles them (accept, release: back with delivery count 2,
-reject: never again), acknowledgements ride on the next ShareFetch or go alone, the session
-closes and the member leaves. Then what needs no broker: acknowledgement batches, gaps, the
-checks on acknowledge."""
+"""kafkawire/client/share/membership.py's and session.py's flows (share groups, KIP-932) driven by
+kafkawire's transports against librdkafka's mock cluster: a member joins and gets its assignment
+by name, a share session acquires records and settles them (accept, release: back with delivery
+count 2, reject: never again), acknowledgements ride on the next ShareFetch or go alone, the
+session closes and the member leaves. Then what needs no broker: acknowledgement batches, gaps,
+the checks on acknowledge."""
 
 from __future__ import annotations
 
