@@ -10,6 +10,10 @@ the cluster (metadata, InitProducerId, the transaction coordinator's requests) a
 flows that the sender steps as *jobs* between its own calls, so one connection per broker
 carries everything and nothing of the protocol is written twice.
 
+Beside this module: ``jobs.py`` steps the jobs, ``metadata.py`` keeps the topics' partitions
+and leaders, ``held.py`` the records sent before their topic's partitions were known, and
+``transaction_state.py`` the transactional state machine and its jobs.
+
 Ordering under retries: a batch that comes back is put back by its sequence number, and the
 partition sends nothing more until its requests in flight have all answered; then the batches
 go again in order. With idempotence the broker drops the copies of batches it already has
@@ -21,8 +25,7 @@ from __future__ import annotations
 import random
 import time
 import zlib
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -31,7 +34,6 @@ from kafkawire.protocol.error_codes import (
     BrokerError,
     ErrorCode,
     OutOfOrderSequenceNumberError,
-    ProducerFencedError,
     UnknownTopicOrPartitionError,
     error_class,
 )
@@ -51,9 +53,9 @@ from ..errors import (
     TlsError,
     TransactionStateError,
 )
-from ..flow import Call, Flow, Gather, Sleep, Start, Wait
+from ..flow import Call, Flow, Start, Wait
 from ..stats import leader_of, topics_object
-from ..types import OffsetAndMetadata, TopicPartition
+from ..types import TopicPartition
 from . import requests as produce_flows
 from ._accumulate import (
     DONE,
@@ -66,13 +68,17 @@ from ._accumulate import (
     record_future,
 )
 from .config import ProducerConfig
-from .transactions import (
-    ConsumerGroupMetadata,
-    GroupCoordinator,
-    ProducerIdentity,
-    TransactionCoordinator,
-    fenced,
+from .held import HeldRecords, stand_in_done
+from .jobs import Jobs
+from .metadata import TopicMetadata
+from .transaction_state import (
+    FATAL,
+    IN_TRANSACTION,
+    NO_TRANSACTIONS,
+    TransactionState,
+    not_in_transaction,
 )
+from .transactions import ProducerIdentity, fenced
 
 _IDLE_WAIT = 5.0  # the longest the sender sleeps with nothing to do (a wake ends it sooner)
 _REFRESH_ON = {
@@ -90,43 +96,14 @@ REFUSALS = (AuthenticationError, TlsError, NotKafkaError)
 # what error_cb hears (librdkafka's error events): brokers lost, silent or refusing
 _CLIENT_ERRORS = (BrokerConnectionError, RequestTimeoutError, *REFUSALS)
 
-# transaction states
-NO_TRANSACTIONS, UNINITIALIZED, READY, IN_TRANSACTION, COMMITTING, ABORTING, FATAL = range(7)
-
-
-@dataclass(frozen=True, slots=True)
-class _Drained:
-    """A job's effect: resume once no batch is queued or in flight (a transaction's end)."""
-
-
-class _Job:
-    __slots__ = ("flow", "on_done", "wake_at")
-
-    def __init__(self, flow: Flow, on_done: Callable[[Any, BaseException | None], None]):
-        self.flow = flow
-        self.on_done = on_done
-        self.wake_at = 0.0
-
-
-@dataclass(slots=True)
-class _Held:
-    """A record sent before its topic's partitions were known: ``stand_in`` (a batch of one,
-    tp (topic, -1)) is what its future watches until the record is placed (then the real
-    batch's outcome is copied to it, ``_stand_in_done``) or the topic cannot be had."""
-
-    stand_in: ProducerBatch
-    value: Any
-    key: Any
-    headers: Any
-    partition: int | None
-    timestamp: int
-
-
-def _stand_in_done(_):  # a marker in a batch's callbacks: see ProducerCore._finish
-    raise AssertionError("a stand-in's outcome is copied by ProducerCore._finish")
-
 
 class ProducerCore:
+    """One producer's state: its topics' partition queues and their batches, the buffer's
+    bytes, the producer id, and the sender flow that sends the batches and handles the answers.
+    Its collaborators: ``jobs`` (the flows the sender steps), ``metadata`` (the topics'
+    partitions and leaders), ``held`` (records waiting for their topic's metadata),
+    ``transaction`` (the transactional state and its jobs)."""
+
     def __init__(
         self,
         core: ClientCore,
@@ -145,7 +122,7 @@ class ProducerCore:
             partitioner, "sticky"
         )
         self.lock = lock  # held by whoever touches the state (the sender, the callers)
-        self._notify = notify  # under the lock: a batch finished (blocked callers re-check)
+        self.notify = notify  # under the lock: a batch finished (blocked callers re-check)
         self.wake = wake  # the sender should look again now (from any thread)
         self.topics: dict[str, Topic] = {}
         self.fast = True  # send may take append_fast (see update_fast)
@@ -159,31 +136,17 @@ class ProducerCore:
         self.sleeping_until = 0.0  # the sender is in a Wait until then (0: awake)
         self._wake_at = 0.0  # the next linger or retry backoff to end
         self._node_in_flight: dict[int, int] = {}
-        self._to_start: list[tuple[Call, Callable]] = []
-        self._sleeping: list[_Job] = []
-        self._drain_waiters: list[_Job] = []
-        self._jobs: set[_Job] = set()
-        self._callbacks: list = []
-        self._held: dict[str, list[_Held]] = {}  # topic -> records waiting for its metadata
-        self._placing = False  # held records go to their batches: the buffer was counted
-        self._last_failure: str | None = None  # of a job's call (its message: no traceback)
+        self.callbacks: list = []  # (fn, future) of finished records, run outside the lock
         self.errors: list[BaseException] = []  # connections lost or refused, for error_cb
-        self._metadata_job = False
-        self._metadata_due = False
-        self._metadata_at = time.monotonic()
+        self.jobs = Jobs()
+        self.metadata = TopicMetadata(self)
+        self.held = HeldRecords(self)
         self._identity_job = False
-        self._reset_identity = False
+        self.reset_identity = False  # the producer id must change before more batches go
         self._refused: tuple[BaseException, float] | None = None  # a refusal, standing until
         self.identity: ProducerIdentity | None = None
         self._fatal: BaseException | None = None
-        # transactions
-        txn_id = config.transactional_id
-        self._txn_state = NO_TRANSACTIONS if txn_id is None else UNINITIALIZED
-        self._txn = None if txn_id is None else TransactionCoordinator(core, txn_id)
-        self._txn_partitions: set[TopicPartition] = set()
-        self._txn_adding = False
-        self._txn_offsets = False
-        self.txn_error: BaseException | None = None
+        self.transaction = TransactionState(self)
         self.update_fast()
 
     # ---- appending (callers, under the lock) ------------------------------------------------
@@ -192,7 +155,7 @@ class ProducerCore:
         """Put one record in its partition's open batch; its future (``record_future``:
         ``signal`` is the blocking face's Condition, None for an awaitable).
 
-        A record for a topic whose partitions are not known yet is held (``_hold``): send
+        A record for a topic whose partitions are not known yet is held (``held.py``): send
         never waits on the network.
 
         :raises BufferFullError: no room: the caller waits for some, then sends again."""
@@ -200,9 +163,7 @@ class ProducerCore:
             future = append_fast(self.topics, topic, value, key, headers, timestamp, signal)
             if future is not None:
                 return future
-        return record_future(
-            *self._append(topic, value, key, headers, partition, timestamp), signal
-        )
+        return record_future(*self.append(topic, value, key, headers, partition, timestamp), signal)
 
     @property
     def fatal(self) -> BaseException | None:
@@ -214,37 +175,31 @@ class ProducerCore:
         self._fatal = error
         self.update_fast()
 
-    @property
-    def txn_state(self) -> int:
-        return self._txn_state
-
-    @txn_state.setter
-    def txn_state(self, state: int) -> None:
-        self._txn_state = state
-        self.update_fast()
-
     def update_fast(self) -> None:
         """Whether ``append_fast`` (murmur2 keys, sticky keyless) may place records."""
         self.fast = (
             self.accepting
             and self.fatal is None
             and self._refused is None
-            and self.txn_state in (NO_TRANSACTIONS, IN_TRANSACTION)
+            and self.transaction.state in (NO_TRANSACTIONS, IN_TRANSACTION)
             and self._hash is murmur2
             and self._keyless == "sticky"
         )
 
-    def _append(self, topic: str, value, key, headers, partition, timestamp):
+    def append(self, topic: str, value, key, headers, partition, timestamp):
+        """``send``'s whole path: the record in its partition's batch, or held; (the batch,
+        the record's index in it, its timestamp)."""
         if self.fatal is not None:
             raise self.fatal
         if self._refused is not None and (refused := self.refusal()) is not None:
             raise refused
-        placing = self._placing  # a held record was in its transaction when it was sent
-        if self.txn_state != NO_TRANSACTIONS and self.txn_state != IN_TRANSACTION and not placing:
-            raise TransactionStateError(_not_in_transaction(self.txn_state))
+        placing = self.held.placing  # a held record was in its transaction when it was sent
+        state = self.transaction.state
+        if state != NO_TRANSACTIONS and state != IN_TRANSACTION and not placing:
+            raise TransactionStateError(not_in_transaction(state))
         t = self.topics.get(topic)
         if t is None:
-            return self._hold(topic, value, key, headers, partition, timestamp)
+            return self.held.hold(topic, value, key, headers, partition, timestamp)
         count = len(t.queues)
         if partition is None:
             if key is None or self._keyless == "random":
@@ -308,7 +263,7 @@ class ProducerCore:
         room = c.buffer_bytes - self.buffered - self.reserved
         if old is not None:  # its reservation becomes its size below
             room += old.accounted - old.builder.size_in_bytes
-        if self._placing:  # a held record: its room was taken when it was sent
+        if self.held.placing:  # a held record: its room was taken when it was sent
             room = max(room, c.batch_size)
         if room <= 0:
             raise BufferFullError(
@@ -345,8 +300,9 @@ class ProducerCore:
             raise self.fatal
         if self._refused is not None and (refused := self.refusal()) is not None:
             raise refused
-        if self.txn_state != NO_TRANSACTIONS and self.txn_state != IN_TRANSACTION:
-            raise TransactionStateError(_not_in_transaction(self.txn_state))
+        state = self.transaction.state
+        if state != NO_TRANSACTIONS and state != IN_TRANSACTION:
+            raise TransactionStateError(not_in_transaction(state))
         q = self.queues[tp]
         if q.open is not None:  # keep the partition's order: the open batch goes first
             self._close(q)
@@ -395,101 +351,8 @@ class ProducerCore:
 
     def unfinished(self) -> list[ProducerBatch]:
         """Every batch not finished now (a flush waits for these)."""
-        held = [h.stand_in for records in self._held.values() for h in records]
+        held = self.held.stand_ins()
         return [b for q in self.queues.values() for b in q.batches] + list(self.sent) + held
-
-    # ---- records held for their topic's metadata --------------------------------------------
-
-    def _hold(self, topic: str, value, key, headers, partition, timestamp):
-        """Keep a record for a topic whose partitions are unknown, in send order, and ask for
-        them (once per topic) on the sender; the record's stand-in batch, as ``_append``."""
-        if timestamp is None:
-            timestamp = time.time_ns() // 1000000
-        c = self.config
-        # what can be checked without the topic is checked now, as for any record: the kinds
-        # of value, key and headers, and the size (the record alone, as a batch)
-        trial = BatchBuilder(compression=c.compression, max_bytes=c.batch_size)
-        trial.append(value, key=key, timestamp=timestamp, headers=headers)
-        size = trial.size_in_bytes
-        if size > c.message_max_bytes:
-            raise RecordTooLargeError(
-                f"a record of {size} bytes (as a batch) for {topic} is larger than "
-                f"message.max.bytes ({c.message_max_bytes}); it was not sent"
-            )
-        if self.buffered + self.reserved + size > c.buffer_bytes and self.buffered:
-            raise BufferFullError(
-                f"the producer's buffer holds {self.buffered + self.reserved} bytes "
-                f"(queue.buffering.max.kbytes {c.buffer_bytes // 1024})"
-            )
-        now = time.monotonic()
-        stand_in = ProducerBatch(
-            TopicPartition(topic, -1), None, None, 1, now, now + c.delivery_timeout
-        )
-        stand_in.accounted = size
-        self.buffered += size
-        held = self._held.get(topic)
-        if held is None:
-            held = self._held[topic] = []
-            self.start_job(self.topic_flow(topic), partial(self._topic_known, topic))
-        held.append(_Held(stand_in, value, key, headers, partition, timestamp))
-        return stand_in, 0, timestamp
-
-    def _topic_known(self, topic: str, _count, error: BaseException | None) -> None:
-        """The topic's metadata came (``topic_flow`` registered its partitions) or cannot be
-        had: the held records go to their partitions' batches, in send order, or fail."""
-        for h in self._held.pop(topic, []):
-            if h.stand_in.state == DONE:  # expired meanwhile
-                continue
-            self.buffered -= h.stand_in.accounted
-            h.stand_in.accounted = 0
-            if error is None:
-                self._placing = True
-                try:
-                    b, index, _ = self._append(
-                        topic, h.value, h.key, h.headers, h.partition, h.timestamp
-                    )
-                except (ClientError, BrokerError, TransactionStateError) as exc:
-                    self._settle_stand_in(h.stand_in, error=exc)
-                    continue
-                finally:
-                    self._placing = False
-                h.stand_in.tp = b.tp
-                if b.callbacks is None:
-                    b.callbacks = []
-                b.callbacks.append((_stand_in_done, (h.stand_in, index)))
-            else:
-                self._settle_stand_in(h.stand_in, error=error)
-        self._notify()
-
-    def _settle_stand_in(
-        self, stand_in: ProducerBatch, base_offset=-1, log_append_time=-1, error=None
-    ):
-        self.buffered -= stand_in.accounted
-        stand_in.accounted = 0
-        self._callbacks.extend(stand_in.finish(base_offset, log_append_time, error))
-        self._notify()
-
-    def _fail_held(self, error: BaseException) -> None:
-        for topic, records in self._held.items():
-            for h in records:
-                if h.stand_in.state != DONE:
-                    self._settle_stand_in(h.stand_in, error=error)
-            self._held[topic] = []  # the topic's job may still be under way: it finds none
-
-    def _expire_held(self, now: float) -> None:
-        for records in self._held.values():
-            for h in records:
-                if h.stand_in.deadline <= now and h.stand_in.state != DONE:
-                    tp = h.stand_in.tp
-                    self._settle_stand_in(
-                        h.stand_in,
-                        error=DeliveryTimeoutError(
-                            f"a record for {tp.topic} was not acknowledged within "
-                            f"delivery.timeout.ms ({self.config.delivery_timeout * 1000:g} ms): "
-                            "the topic's partitions could not be had"
-                            + ("" if self._last_failure is None else f" ({self._last_failure})")
-                        ),
-                    )
 
     def begin_flush(self) -> None:
         self.flushing += 1
@@ -506,15 +369,15 @@ class ProducerCore:
             with self.lock:
                 now = time.monotonic()
                 self._tick(now)
-                starts, self._to_start = self._to_start, []
+                starts = self.jobs.take_calls()
                 self._wake_at = now + _IDLE_WAIT  # _drain brings it forward
                 starts += self._drain(now)
                 starts = self._unrefused(starts, now)
                 # closed with nothing left to deliver: what the jobs still ask is moot
                 finished = self.closing and self._drained()
                 if finished:
-                    self._end_jobs(ClientError("the producer is closed"))
-                busy = starts or self._to_start
+                    self.jobs.end(ClientError("the producer is closed"))
+                busy = starts or self.jobs.has_calls()
                 timeout = 0.0 if busy else max(0.0, self._next_deadline(now) - now)
                 self.sleeping_until = now + timeout if timeout > 0 else 0.0
             self.run_callbacks()
@@ -558,7 +421,7 @@ class ProducerCore:
         self.update_fast()
         for q in self.queues.values():
             for b in [b for b in q.batches if b.state == QUEUED]:
-                self._finish(b, error=error)
+                self.finish(b, error=error)
 
     def _unrefused(self, starts: list[tuple[Call, Callable]], now: float) -> list:
         """The calls that may go: none while a refusal stands (they fail with it here)."""
@@ -569,15 +432,6 @@ class ProducerCore:
             handler(refused)
         return []
 
-    def _end_jobs(self, error: BaseException) -> None:
-        jobs, self._jobs = self._jobs, set()
-        self._to_start.clear()
-        self._sleeping.clear()
-        self._drain_waiters.clear()
-        for job in jobs:
-            job.flow.close()
-            job.on_done(None, error)
-
     def _next_deadline(self, now: float) -> float:
         """When the sender must look again with no answer coming: a linger, a retry's backoff,
         a delivery timeout, a sleeping job, the metadata's age."""
@@ -585,43 +439,30 @@ class ProducerCore:
         for q in self.queues.values():
             if q.batches:
                 at = min(at, q.batches[0].deadline)
-        for job in self._sleeping:
-            at = min(at, job.wake_at)
-        for records in self._held.values():
-            if records:
-                at = min(at, records[0].stand_in.deadline)
-        if self.topics:
-            at = min(at, self._metadata_at + self.core.config.metadata_max_age)
-            if self._metadata_due:
-                at = min(at, self._metadata_at + self.core.config.retry_backoff)
-        return at
+        at = self.jobs.next_wake(at)
+        at = self.held.next_deadline(at)
+        return self.metadata.next_deadline(at)
 
     def _tick(self, now: float) -> None:
-        for job in [j for j in self._sleeping if j.wake_at <= now]:
-            self._sleeping.remove(job)
-            self._step(job, None)
-        if self._drain_waiters and self._drained():
-            waiters, self._drain_waiters = self._drain_waiters, []
-            for job in waiters:
-                self._step(job, None)
+        self.jobs.tick(now, self._drained)
         self._expire(now)
-        since = now - self._metadata_at
-        # asked for again at most once per retry.backoff.ms: a cluster that cannot answer
-        # (unreachable, refusing) is not asked in a loop
-        due = self._metadata_due and since >= self.core.config.retry_backoff
-        # metadata.max.age.ms: partitions added to a topic show up
-        if self.topics and (due or since >= self.core.config.metadata_max_age):
-            self._refresh_metadata()
+        self.metadata.tick(now)
 
     def _drained(self) -> bool:
-        if any(self._held.values()):
+        if self.held.waiting():
             return False
         return not self.sent and not any(q.batches for q in self.queues.values())
 
+    def start_job(self, flow: Flow, on_done: Callable[[Any, BaseException | None], None]) -> None:
+        """Run ``flow`` on the sender (under the lock); ``on_done(result, error)`` at its end."""
+        self.jobs.start(flow, on_done)
+        self.sleeping_until = 0.0
+        self.wake()
+
     def run_callbacks(self) -> None:
-        if not self._callbacks:
+        if not self.callbacks:
             return
-        callbacks, self._callbacks = self._callbacks, []
+        callbacks, self.callbacks = self.callbacks, []
         for fn, future in callbacks:
             try:
                 fn(future)
@@ -629,122 +470,6 @@ class ProducerCore:
                 import logging
 
                 logging.getLogger("kafkawire.producer").exception("a delivery callback failed")
-
-    # ---- jobs: flows stepped by the sender ----------------------------------------------------
-
-    def start_job(self, flow: Flow, on_done: Callable[[Any, BaseException | None], None]) -> None:
-        """Run ``flow`` on the sender (under the lock); ``on_done(result, error)`` at its end."""
-        job = _Job(flow, on_done)
-        self._jobs.add(job)
-        self._step(job, None)
-        self.sleeping_until = 0.0
-        self.wake()
-
-    def _step(self, job: _Job, outcome) -> None:
-        if isinstance(outcome, ClientError):
-            self._last_failure = str(outcome)  # what held records that expire were waiting on
-        try:
-            if isinstance(outcome, BaseException):
-                effect = job.flow.throw(outcome)
-            else:
-                effect = job.flow.send(outcome)
-        except StopIteration as stop:
-            self._jobs.discard(job)
-            job.on_done(stop.value, None)
-            return
-        except Exception as exc:
-            self._jobs.discard(job)
-            job.on_done(None, exc)
-            return
-        if isinstance(effect, Call):
-            self._to_start.append((effect, partial(self._step, job)))
-        elif isinstance(effect, Gather):
-            results: list = [None] * len(effect.calls)
-            left = [len(effect.calls)]
-
-            def one(i, outcome):
-                results[i] = outcome
-                left[0] -= 1
-                if left[0] == 0:
-                    self._step(job, results)
-
-            if not effect.calls:
-                self._step(job, [])
-            for i, call in enumerate(effect.calls):
-                self._to_start.append((call, partial(one, i)))
-        elif isinstance(effect, Sleep):
-            job.wake_at = time.monotonic() + effect.seconds
-            self._sleeping.append(job)
-        elif isinstance(effect, _Drained):
-            self._drain_waiters.append(job)
-        else:
-            self._step(job, TypeError(f"a producer job yielded {effect!r}"))
-
-    # ---- metadata ---------------------------------------------------------------------------
-
-    def topic_flow(self, topic: str) -> Flow[int]:
-        """A job: the topic's partitions, waited for up to topic.metadata.propagation.max.ms
-        (a topic just created may not be known to every broker yet)."""
-        give_up = time.monotonic() + self.config.topic_metadata_wait
-        backoff = self.core.config.retry_backoff
-        while True:
-            # a cluster that cannot be reached fails at once (after the metadata's own
-            # retries): the wait below is for a topic the brokers do not know yet
-            answer = yield from self.core.metadata([topic])
-            info = answer.topics.get(topic)
-            code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION if info is None else info.error_code
-            if code == 0 and info.partitions:
-                self._known(info)
-                return len(info.partitions)
-            error = error_class(code)(f"topic {topic!r}") if code else None
-            if error is not None and not error.retriable:
-                raise error
-            if time.monotonic() >= give_up:
-                raise UnknownTopicOrPartitionError(
-                    f"topic {topic!r} is not in the cluster after "
-                    f"{self.config.topic_metadata_wait:g} s (topic.metadata.propagation.max.ms):"
-                    " create it first, or let the broker create topics"
-                )
-            yield Sleep(backoff)
-            backoff = min(backoff * 2, 1.0)
-
-    def _known(self, info) -> None:
-        t = self.topics.get(info.name)
-        if t is None:
-            t = self.topics[info.name] = Topic(info.name)
-        while len(t.queues) < len(info.partitions):  # new partitions (never fewer)
-            tp = TopicPartition(info.name, len(t.queues))
-            q = self.queues[tp] = PartitionQueue(tp)
-            t.queues.append(q)
-
-    def _refresh_metadata(self) -> None:
-        if self._metadata_job:
-            return
-        self._metadata_job = True
-        self._metadata_due = False
-        self._metadata_at = time.monotonic()
-
-        def done(answer, error):
-            self._metadata_job = False
-            if error is None:
-                for info in answer.topics.values():
-                    if info.error_code == 0 and info.name in self.topics:
-                        self._known(info)
-
-        self.start_job(self.core.metadata_once(list(self.topics)), done)
-
-    def _leader(self, tp: TopicPartition) -> int | None:
-        cluster = self.core.cluster
-        info = None if cluster is None else cluster.topics.get(tp.topic)
-        part = None if info is None else info.partitions.get(tp.partition)
-        if (
-            part is None
-            or part.leader < 0
-            or part.error_code
-            or part.leader not in self.core.brokers
-        ):
-            return None
-        return part.leader
 
     # ---- draining: produce requests ----------------------------------------------------------
 
@@ -756,7 +481,7 @@ class ProducerCore:
         if not self._ready_to_send(now):
             return []
         c = self.config
-        txn = self.txn_state != NO_TRANSACTIONS
+        txn = self.transaction.state != NO_TRANSACTIONS
         by_node: dict[int, list[tuple[PartitionQueue, ProducerBatch]]] = {}
         to_add = []
         for q in self.queues.values():
@@ -773,22 +498,22 @@ class ProducerCore:
                 continue
             if self.idempotent and q.in_flight >= c.max_in_flight:
                 continue
-            leader = self._leader(q.tp)
+            leader = self.metadata.leader(q.tp)
             if leader is None:
-                self._metadata_due = True
+                self.metadata.due = True
                 continue
             if q.in_flight and q.sent_to != leader:
                 # the leader moved: the requests to the old one answer first, else a batch
                 # they bring back would be written after the ones sent since (out of order)
                 continue
-            if txn and q.tp not in self._txn_partitions:
+            if txn and q.tp not in self.transaction.partitions:
                 to_add.append(q.tp)
                 continue
             if self._node_in_flight.get(leader, 0) >= c.max_in_flight:
                 continue
             by_node.setdefault(leader, []).append((q, b))
-        if to_add and not self._txn_adding:
-            self._add_partitions(to_add)
+        if to_add and not self.transaction.adding:
+            self.transaction.add_partitions(to_add)
         return [self._request(node, picks) for node, picks in by_node.items()]
 
     def _ready_to_send(self, now: float) -> bool:
@@ -796,36 +521,37 @@ class ProducerCore:
             return False
         if self.refusal(now) is not None:
             return False
-        if self.txn_error is not None and self.txn_state != NO_TRANSACTIONS:
+        txn = self.transaction
+        if txn.error is not None and txn.state != NO_TRANSACTIONS:
             # part of the transaction failed: it can only be aborted, the rest need not go
             failed = TransactionStateError(
-                f"an earlier part of the transaction failed ({self.txn_error}): abort it"
+                f"an earlier part of the transaction failed ({txn.error}): abort it"
             )
             for q in self.queues.values():
                 for b in [b for b in q.batches if b.state == QUEUED]:
-                    self._finish(b, error=failed)
+                    self.finish(b, error=failed)
             return False
         if self.idempotent:
-            if self._reset_identity and not self.sent and self.txn_state == NO_TRANSACTIONS:
-                self._reset_identity = False
+            if self.reset_identity and not self.sent and txn.state == NO_TRANSACTIONS:
+                self.reset_identity = False
                 self.identity = None
             if self.identity is None:
                 # asked for once there is something to send (not by an idle producer)
                 if (
-                    self.txn_state == NO_TRANSACTIONS
+                    txn.state == NO_TRANSACTIONS
                     and not self._identity_job
                     and any(q.batches for q in self.queues.values())
                 ):
                     self._new_identity()
                 return False
-            if self._reset_identity:
+            if self.reset_identity:
                 return False
         return True
 
     def _request(self, node: int, picks) -> tuple[Call, Callable]:
         c = self.config
         ident = self.identity
-        txn = self.txn_state != NO_TRANSACTIONS
+        txn = self.transaction.state != NO_TRANSACTIONS
         topics: dict[str, list] = {}
         batches = []
         for q, b in picks:
@@ -871,15 +597,15 @@ class ProducerCore:
             if isinstance(outcome, REFUSALS) or not isinstance(outcome, (ClientError, BrokerError)):
                 # refused (see _refuse), or not the broker's doing (a bug, a bad answer): no retry
                 for b in batches:
-                    self._finish(b, error=outcome)
+                    self.finish(b, error=outcome)
                 return
-            self._metadata_due = True
+            self.metadata.due = True
             for b in batches:
                 self._retry(b, outcome)
             return
         if outcome is None:  # acks=0: no answer comes
             for b in batches:
-                self._finish(b)
+                self.finish(b)
             return
         answers = {(t.name, p.index): p for t in outcome.responses for p in t.partition_responses}
         endpoints = {e.node_id: (e.host, e.port) for e in outcome.node_endpoints}
@@ -904,20 +630,20 @@ class ProducerCore:
             if b.sequence >= 0:
                 q.acked = (b.sequence + b.count) & 0x7FFFFFFF
             self._caught_up(q)
-            self._finish(b, p.base_offset, p.log_append_time_ms)
+            self.finish(b, p.base_offset, p.log_append_time_ms)
         elif code == ErrorCode.DUPLICATE_SEQUENCE_NUMBER and b.sequence >= 0:
             # an earlier try of this batch was written, its answer lost: the offset is unknown
             q.acked = (b.sequence + b.count) & 0x7FFFFFFF
             self._caught_up(q)
-            self._finish(b)
+            self.finish(b)
         elif code == ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER and b.sequence != q.acked:
             self._retry(b, OutOfOrderSequenceNumberError(where))  # an earlier batch came back
         elif code in (ErrorCode.INVALID_PRODUCER_EPOCH, ErrorCode.PRODUCER_FENCED):
             self.fail_all(fenced(f"Produce to {where}", self.config.transactional_id))
-            self._finish(b, error=self.fatal)
-        elif code == ErrorCode.UNKNOWN_PRODUCER_ID and self.txn_state == NO_TRANSACTIONS:
+            self.finish(b, error=self.fatal)
+        elif code == ErrorCode.UNKNOWN_PRODUCER_ID and self.transaction.state == NO_TRANSACTIONS:
             # the broker forgot this producer (its records were deleted): a new id, same records
-            self._reset_identity = True
+            self.reset_identity = True
             self._retry(b, error_class(code)(where))
         else:
             detail = p.error_message or "; ".join(
@@ -932,10 +658,10 @@ class ProducerCore:
                     and self.core.take_leader(tp.topic, tp.partition, p.current_leader, endpoints)
                     is None
                 ):
-                    self._metadata_due = True
+                    self.metadata.due = True
                 self._retry(b, error)
             else:
-                self._finish(b, error=error)
+                self.finish(b, error=error)
 
     @staticmethod
     def _caught_up(q: PartitionQueue) -> None:
@@ -951,11 +677,11 @@ class ProducerCore:
         c = self.config
         b.last_error = error
         if self.fatal is not None:
-            self._finish(b, error=self.fatal)
+            self.finish(b, error=self.fatal)
         elif now >= b.deadline:
-            self._finish(b, error=self._timed_out(b))
+            self.finish(b, error=self._timed_out(b))
         elif b.attempts > c.retries:
-            self._finish(b, error=error)
+            self.finish(b, error=error)
         else:
             backoff = self.core.config.retry_backoff * 2 ** min(b.attempts - 1, 10)
             b.retry_at = now + min(backoff, self.core.config.retry_backoff_max)
@@ -969,16 +695,15 @@ class ProducerCore:
         )
 
     def _expire(self, now: float) -> None:
-        if self._held:
-            self._expire_held(now)
+        self.held.expire(now)
         for q in self.queues.values():
             while q.batches and q.batches[0].deadline <= now and q.batches[0].state == QUEUED:
                 b = q.batches.popleft()
                 if q.open is b:
                     self._close(q)
-                self._finish(b, error=self._timed_out(b))
+                self.finish(b, error=self._timed_out(b))
 
-    def _finish(self, b: ProducerBatch, base_offset=-1, log_append_time=-1, error=None) -> None:
+    def finish(self, b: ProducerBatch, base_offset=-1, log_append_time=-1, error=None) -> None:
         if b.state == DONE:
             return
         q = self.queues[b.tp]
@@ -992,36 +717,35 @@ class ProducerCore:
         if error is not None and b.sequence >= 0 and self.idempotent:
             # sent, fate unknown: the partition's sequence numbers have a gap now, which only
             # a new producer id (or epoch) closes
-            self._reset_identity = True
-        if error is not None and self.txn_state != NO_TRANSACTIONS and self.txn_error is None:
-            self.txn_error = error
+            self.reset_identity = True
+        txn = self.transaction
+        if error is not None and txn.state != NO_TRANSACTIONS and txn.error is None:
+            txn.error = error
         for fn, future in b.finish(base_offset, log_append_time, error):
-            if fn is _stand_in_done:  # a held record placed in ``b``: its outcome is its own
+            if fn is stand_in_done:  # a held record placed in ``b``: its outcome is its own
                 stand_in, index = future
                 offset = -1 if base_offset < 0 else base_offset + index
-                self._callbacks.extend(stand_in.finish(offset, log_append_time, error))
+                self.callbacks.extend(stand_in.finish(offset, log_append_time, error))
             else:
-                self._callbacks.append((fn, future))
-        self._notify()
+                self.callbacks.append((fn, future))
+        self.notify()
 
     def fail_all(self, error: BaseException, *, stopped: bool = False) -> None:
         """A fatal error (fenced): every record not acknowledged fails with it. ``stopped``:
         the sender is gone, so the batches in flight and the jobs fail too (nothing else would
         end them)."""
         self.fatal = error
-        if self.txn_state != NO_TRANSACTIONS:
-            self.txn_state = FATAL
+        if self.transaction.state != NO_TRANSACTIONS:
+            self.transaction.state = FATAL
         for q in self.queues.values():
             for b in list(q.batches):
-                self._finish(b, error=error)
-        self._fail_held(error)
+                self.finish(b, error=error)
+        self.held.fail(error)
         if stopped:
             for b in list(self.sent):
-                self._finish(b, error=error)
-            jobs, self._jobs = self._jobs, set()
-            for job in jobs:
-                job.on_done(None, error)
-        self._notify()
+                self.finish(b, error=error)
+            self.jobs.fail(error)
+        self.notify()
 
     # ---- producer ids -------------------------------------------------------------------------
 
@@ -1031,169 +755,16 @@ class ProducerCore:
         def done(ident, error):
             self._identity_job = False
             if error is None:
-                self._set_identity(ProducerIdentity(*ident))
+                self.set_identity(ProducerIdentity(*ident))
             else:  # the queued records cannot go without an id
                 for q in self.queues.values():
                     for b in list(q.batches):
-                        self._finish(b, error=error)
+                        self.finish(b, error=error)
 
         self.start_job(produce_flows.init_producer_id(self.core), done)
 
-    def _set_identity(self, ident: ProducerIdentity) -> None:
+    def set_identity(self, ident: ProducerIdentity) -> None:
         self.identity = ident
-        self._reset_identity = False
+        self.reset_identity = False
         for q in self.queues.values():
             q.next_sequence = q.acked = 0
-
-    # ---- transactions (jobs the faces start) --------------------------------------------------
-
-    def _transactional(self) -> TransactionCoordinator:
-        if self._txn is None:
-            raise TransactionStateError("transactions need a transactional.id")
-        if self.fatal is not None:
-            raise self.fatal
-        return self._txn
-
-    def init_transactions(self) -> Flow[None]:
-        coordinator = self._transactional()
-        if self.txn_state not in (UNINITIALIZED, READY):
-            raise TransactionStateError("init_transactions: a transaction is under way")
-        ident = yield from coordinator.init_producer_id(self.config.transaction_timeout_ms)
-        self._set_identity(ident)
-        self.txn_state = READY
-
-    def begin_transaction(self) -> None:
-        self._transactional()
-        if self.txn_state == UNINITIALIZED:
-            raise TransactionStateError("begin_transaction: call init_transactions first")
-        if self.txn_state != READY:
-            raise TransactionStateError("begin_transaction: a transaction is under way already")
-        self.txn_state = IN_TRANSACTION
-        self._txn_partitions = set()
-        self._txn_offsets = False
-        self.txn_error = None
-
-    def _add_partitions(self, tps: list[TopicPartition]) -> None:
-        self._txn_adding = True
-
-        def done(_, error):
-            self._txn_adding = False
-            if error is None:
-                self._txn_partitions.update(tps)
-                return
-            if isinstance(error, ProducerFencedError):
-                self.fail_all(error)
-                return
-            retriable = isinstance(error, (ClientError, BrokerError)) and getattr(
-                error, "retriable", isinstance(error, ClientError)
-            )
-            if not retriable:  # the records of these partitions cannot be in the transaction
-                for tp in tps:
-                    for b in list(self.queues[tp].batches):
-                        self._finish(b, error=error)
-
-        flow = self._txn.add_partitions(self.identity, tps)
-        self.start_job(flow, done)
-
-    def send_offsets(
-        self,
-        offsets: Mapping[TopicPartition, Any],
-        group: ConsumerGroupMetadata,
-    ) -> Flow[None]:
-        coordinator = self._transactional()
-        if self.txn_state != IN_TRANSACTION:
-            raise TransactionStateError(_not_in_transaction(self.txn_state))
-        chosen = {
-            TopicPartition(*tp): o if isinstance(o, OffsetAndMetadata) else OffsetAndMetadata(o)
-            for tp, o in offsets.items()
-        }
-        if isinstance(group, str):
-            group = ConsumerGroupMetadata(group)
-        try:
-            yield from coordinator.add_offsets(self.identity, group.group_id)
-            self._txn_offsets = True
-            yield from GroupCoordinator(self.core, group.group_id).txn_offset_commit(
-                coordinator.key, self.identity, group, chosen
-            )
-        except ProducerFencedError as exc:
-            self.fail_all(exc)
-            raise
-        except Exception as exc:
-            self.txn_error = self.txn_error or exc
-            raise
-
-    def commit_transaction(self) -> Flow[None]:
-        coordinator = self._transactional()
-        if self.txn_state != IN_TRANSACTION:
-            raise TransactionStateError(_not_in_transaction(self.txn_state))
-        if self.txn_error is not None:
-            raise TransactionStateError(
-                f"commit_transaction: part of the transaction failed ({self.txn_error}); "
-                "abort_transaction, then try again"
-            )
-        self.txn_state = COMMITTING
-        self.flushing += 1
-        try:
-            yield _Drained()
-        finally:
-            self.flushing -= 1
-        if self.fatal is not None:
-            raise self.fatal
-        if self.txn_error is not None:
-            self.txn_state = IN_TRANSACTION
-            raise TransactionStateError(
-                f"commit_transaction: part of the transaction failed ({self.txn_error}); "
-                "abort_transaction, then try again"
-            )
-        try:
-            if self._txn_partitions or self._txn_offsets:
-                yield from coordinator.end(self.identity, True)
-        except ProducerFencedError as exc:
-            self.fail_all(exc)
-            raise
-        except Exception:
-            self.txn_state = IN_TRANSACTION  # the commit may be tried again, or aborted
-            raise
-        self.txn_state = READY
-
-    def abort_transaction(self) -> Flow[None]:
-        coordinator = self._transactional()
-        if self.txn_state not in (IN_TRANSACTION, ABORTING):
-            raise TransactionStateError(_not_in_transaction(self.txn_state))
-        self.txn_state = ABORTING
-        aborted = TransactionStateError("the transaction was aborted before these records went")
-        for q in self.queues.values():  # what is not in flight is dropped
-            for b in [b for b in q.batches if b.state == QUEUED]:
-                self._finish(b, error=aborted)
-        self._fail_held(aborted)
-        self.flushing += 1
-        try:
-            yield _Drained()
-        finally:
-            self.flushing -= 1
-        if self.fatal is not None:
-            raise self.fatal
-        try:
-            if self._txn_partitions or self._txn_offsets:
-                yield from coordinator.end(self.identity, False)
-            if self._reset_identity:  # a batch failed after it was sent: a new epoch
-                ident = yield from coordinator.init_producer_id(
-                    self.config.transaction_timeout_ms, self.identity
-                )
-                self._set_identity(ident)
-        except ProducerFencedError as exc:
-            self.fail_all(exc)
-            raise
-        self.txn_state = READY
-
-
-def _not_in_transaction(state: int) -> str:
-    if state == UNINITIALIZED:
-        return "call init_transactions, then begin_transaction, before sending"
-    if state == READY:
-        return "no transaction: call begin_transaction first"
-    if state in (COMMITTING, ABORTING):
-        return "the transaction is ending: wait for commit/abort to return"
-    if state == FATAL:
-        return "the producer was fenced: close it"
-    return "no transaction under way"

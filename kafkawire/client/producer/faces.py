@@ -11,13 +11,9 @@ coordinator) goes through the sender as jobs, so each face only waits for their 
 from __future__ import annotations
 
 import asyncio
-import collections
 import concurrent.futures
 import contextlib
 import datetime
-import functools
-import math
-import operator
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -25,22 +21,24 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from kafkawire.errors import EncodeError
-from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError
-from kafkawire.records import build_batches
-from kafkawire.records._build import key_partitions
-
 from ..aio_transport import AsyncTransport
-from ..confluent_shapes import OFFSET_INVALID, KafkaError, Message
 from ..core import ClientCore
-from ..errors import BufferFullError, ClientError, RecordTooLargeError, RequestTimeoutError
+from ..errors import BufferFullError, ClientError, RequestTimeoutError
 from ..flow import Flow, within
-from ..stats import Statistics
 from ..sync_transport import SyncTransport
 from ..types import TopicPartition
 from ._accumulate import DONE, AsyncRecordFuture, FastSend, ProducerBatch, RecordFuture
+from .columns import (
+    arrow_columns,
+    batch_columns,
+    bytes_field,
+    encode_rows,
+    header_pairs,
+    timestamp_ms,
+)
 from .config import producer_config
 from .core import ProducerCore
+from .reports import Reports
 from .transactions import ConsumerGroupMetadata
 
 
@@ -52,127 +50,9 @@ class BatchMetadata(NamedTuple):
     offsets: np.ndarray  # int64
 
 
-_BYTES_KINDS = "bytes-like (bytes, bytearray, memoryview), str (sent as UTF-8) or None"
-_TIMESTAMP_KINDS = (
-    "an int (ms since the epoch), a float (seconds since the epoch, as time.time() gives), "
-    "a datetime.datetime (naive: local time) or None (now)"
-)
-_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
-_MS = datetime.timedelta(milliseconds=1)
-
-
 class QueueFullError(BufferFullError, BufferError):
     """``produce`` found the buffer full for max.block.ms: a BufferError, as confluent-kafka's
     (its users ``poll`` and produce again), and kafkawire's BufferFullError."""
-
-
-class RecordTypeError(EncodeError, TypeError):
-    """A value, key or timestamp of a kind the producer does not take (an EncodeError, as the
-    record builder's own refusals, and a TypeError, as Python's)."""
-
-
-def _bytes_field(name: str, data: Any) -> Any:
-    """A value or key as the record builder takes it: bytes-like or None (str: UTF-8).
-
-    :raises RecordTypeError: any other kind; the message names the field and the kind."""
-    if data is None or type(data) is bytes:
-        return data
-    if isinstance(data, str):
-        return data.encode()
-    if isinstance(data, bytearray | memoryview):
-        return data
-    # numbers are not values, though numpy's scalars export buffers
-    if not isinstance(data, bool | int | float | np.number | np.bool_):
-        try:
-            memoryview(data).release()  # any other buffer (array.array, numpy arrays, ...)
-            return data
-        except TypeError:
-            pass
-    raise RecordTypeError(f"{name} must be {_BYTES_KINDS}, not {type(data).__name__}")
-
-
-def _bytes_column(name: str, column: Any) -> Any:
-    """A send_batch column given as a Python sequence, each row as ``_bytes_field`` makes it
-    (other columns, Arrow or numpy, go to build_batches as they are)."""
-    if isinstance(column, np.ndarray) and column.dtype.kind in "OU":  # objects, str
-        column = column.tolist()
-    if not isinstance(column, list | tuple):
-        return column
-    if all(v is None or type(v) is bytes for v in column):
-        return column
-    out = []
-    for i, v in enumerate(column):
-        try:
-            out.append(_bytes_field(name, v))
-        except RecordTypeError:
-            raise RecordTypeError(
-                f"{name}s[{i}]: {name} must be {_BYTES_KINDS}, not {type(v).__name__}"
-            ) from None
-    return out
-
-
-def _timestamp_ms(timestamp: Any) -> int | None:
-    """A record's timestamp as ms since the epoch (None: now, left to the producer).
-
-    :raises RecordTypeError: a kind that is not a time (a bool, a str, ...).
-    :raises ValueError: a time before the epoch, or a float that is not finite."""
-    kind = type(timestamp)
-    if timestamp is None or (kind is int and timestamp >= 0):
-        return timestamp
-    if isinstance(timestamp, bool):
-        raise RecordTypeError(f"timestamp is a bool ({timestamp}): give {_TIMESTAMP_KINDS}")
-    if isinstance(timestamp, float):
-        if not math.isfinite(timestamp):
-            raise ValueError(f"timestamp {timestamp} is not a time: give {_TIMESTAMP_KINDS}")
-        ms = round(timestamp * 1000)
-    elif isinstance(timestamp, datetime.datetime):
-        aware = timestamp if timestamp.tzinfo is not None else timestamp.astimezone()
-        ms = (aware - _EPOCH) // _MS
-    elif hasattr(kind, "__index__"):  # numpy integers
-        ms = operator.index(timestamp)
-    else:
-        raise RecordTypeError(f"timestamp must be {_TIMESTAMP_KINDS}, not {kind.__name__}")
-    if ms < 0:
-        raise ValueError(
-            f"timestamp {timestamp!r} is before the epoch (1970-01-01 UTC): Kafka's record "
-            "timestamps are ms since the epoch, not negative"
-        )
-    return ms
-
-
-def _timestamp_column(timestamps: Any) -> Any:
-    """send_batch's timestamps given as a Python sequence: each as ``_timestamp_ms`` makes
-    it, None as now (Arrow and numpy columns go to build_batches as they are)."""
-    if not isinstance(timestamps, list | tuple):
-        return timestamps
-    if all(type(t) is int and t >= 0 for t in timestamps):
-        return timestamps
-    now = time.time_ns() // 1_000_000
-    out = []
-    for i, t in enumerate(timestamps):
-        try:
-            ms = _timestamp_ms(t)
-        except (TypeError, ValueError) as exc:
-            raise type(exc)(f"timestamps[{i}]: {exc}") from None
-        out.append(now if ms is None else ms)
-    return out
-
-
-def _columns(values: Any, keys: Any, timestamps: Any) -> tuple[Any, Any, Any]:
-    """send_batch's values, keys and timestamps as build_batches takes them."""
-    values = _bytes_column("value", values)
-    if keys is not None:
-        keys = _bytes_column("key", keys)
-    if timestamps is not None:
-        timestamps = _timestamp_column(timestamps)
-    return values, keys, timestamps
-
-
-def _headers(headers):
-    if not headers:
-        return ()
-    items = headers.items() if isinstance(headers, Mapping) else headers
-    return [(k, v.encode() if type(v) is str else v) for k, v in items]
 
 
 class _Columns:
@@ -203,14 +83,11 @@ class _ProducerMethods:
     ) -> None:
         client, self._config = producer_config(bootstrap_servers, config, **settings)
         self._core = ClientCore(client)
-        self._stats = Statistics(self._core, "producer")
-        self._last_error: str | None = None  # the last one error_cb heard
         self._closed = False
-        # produce()'s delivery reports: (callback, error, message), run by poll and flush on
-        # the caller's thread; _unreported: records produced with a callback, not reported yet
+        # produce()'s delivery callback when it names none (kafkawire.confluent sets it too);
+        # each face has its Reports, which run the callbacks on the caller's thread
         self._on_delivery: Callable | None = self._config.on_delivery
-        self._reports: collections.deque = collections.deque()
-        self._unreported = 0
+        self._reports: Reports
 
     def _produced(self, topic, value, key, partition, timestamp, on_delivery, callback):
         """produce()'s arguments in send's terms: (value, key, partition, timestamp, the
@@ -224,206 +101,18 @@ class _ProducerMethods:
             partition = None
         if type(timestamp) is int and timestamp == 0:  # confluent-kafka's 0: now
             timestamp = None
-        value, key = _bytes_field("value", value), _bytes_field("key", key)
-        return value, key, partition, _timestamp_ms(timestamp), report
-
-    def _report(self, report, topic, partition, value, key, headers, started, future) -> None:
-        """A produced record's outcome (``future`` done) queued for poll/flush: report(err,
-        msg) with confluent-kafka's KafkaError and Message."""
-        latency = time.monotonic() - started
-        try:
-            error = future.exception()
-            headers = _headers(headers) or None
-        except Exception as exc:  # (a report is never lost: flush waits for each)
-            error, headers = exc, None
-        if error is None:
-            md = future.result()
-            msg = Message(
-                md.topic,
-                md.partition,
-                md.offset,
-                key,
-                value,
-                headers,
-                timestamp=md.timestamp,
-                latency=latency,
-            )
-            err = None
-        else:
-            err = KafkaError._of(error)
-            msg = Message(
-                topic,
-                -1 if partition is None else partition,
-                OFFSET_INVALID,
-                key,
-                value,
-                headers,
-                error=err,
-                latency=latency,
-            )
-        only_errors = self._config.delivery_report_only_error
-        self._queue_report(None if only_errors and err is None else (report, err, msg))
-
-    def _queue_report(self, item) -> None:
-        raise NotImplementedError
-
-    def _run_reports(self, lock) -> int:
-        """Run the delivery callbacks queued (on this thread): how many ran. A callback's
-        exception goes to the caller (the rest stay queued for the next poll). Then stats_cb,
-        when statistics.interval.ms has passed."""
-
-        def read() -> tuple[dict, dict]:
-            with self._producer.lock:  # the sender's state (not the reports' lock)
-                topics, count, size = self._producer.statistics()
-            return topics, {"msg_cnt": count, "msg_size": size}
-
-        self._stats.tick(read)
-        with self._producer.lock:
-            errors, self._producer.errors = self._producer.errors, []
-        for error in errors:  # error_cb: the brokers lost, silent or refusing
-            if self._core.config.error_cb is not None and str(error) != self._last_error:
-                self._core.config.error_cb(error)  # (each failure once, not each retry of it)
-            self._last_error = str(error)
-        ran = 0
-        while True:
-            with lock:
-                if not self._reports:
-                    return ran
-                report, err, msg = self._reports.popleft()
-            report(err, msg)
-            ran += 1
+        value, key = bytes_field("value", value), bytes_field("key", key)
+        return value, key, partition, timestamp_ms(timestamp), report
 
     def _queued_records(self) -> int:
         """Records queued or in flight, and delivery reports not run yet (len())."""
         records = sum(b.count for b in self._producer.unfinished() if b.state != DONE)
-        return max(records, self._unreported) + len(self._reports)
+        return max(records, self._reports.unreported) + len(self._reports.queue)
 
     def __repr__(self) -> str:
         servers = ",".join(f"{h}:{p}" for h, p in self._core.config.bootstrap_servers)
         txn = self._config.transactional_id
         return f"<{type(self).__qualname__} {servers}{'' if txn is None else f' txn={txn!r}'}>"
-
-    def _split(self, topic, count, values, keys, headers, timestamps, partitions) -> list:
-        """The rows of a send_batch by partition: [(partition, row indices or None for all)],
-        and the partition of every row."""
-        n = len(values)
-        if partitions is not None:
-            parts = np.asarray(partitions, dtype=np.int64)
-            if len(parts) != n:
-                raise ValueError(f"partitions: {n} values expected, not {len(parts)}")
-            bad = np.unique(parts[(parts < 0) | (parts >= count)])
-            if len(bad):
-                raise UnknownTopicOrPartitionError(
-                    f"topic {topic!r} has {count} partitions: no partition "
-                    f"{', '.join(map(str, bad[:10].tolist()))}"
-                )
-            parts = parts.astype(np.int32)
-        elif keys is not None and self._config.partitioner.startswith("murmur2"):
-            parts = key_partitions(keys, count)
-            keyless = parts < 0
-            if keyless.any():  # null keys: one partition for the call (sticky)
-                parts[keyless] = np.random.randint(count)
-        elif keys is not None or self._config.partitioner == "random":
-            parts = np.array(
-                [self._producer_partition(topic, k, count) for k in _pylist(keys, n)], np.int32
-            )
-        else:
-            parts = np.full(n, np.random.randint(count), np.int32)
-        if n and parts.min() == parts.max():
-            return [(int(parts[0]), None)], parts
-        order = np.argsort(parts, kind="stable")
-        cuts = np.flatnonzero(np.diff(parts[order])) + 1
-        return [(int(parts[rows[0]]), rows) for rows in np.split(order, cuts)], parts
-
-    def _producer_partition(self, topic, key, count) -> int:
-        import random
-        import zlib
-
-        from .partitioner import murmur2
-
-        if self._config.partitioner == "random" or (
-            key is None and self._config.partitioner.endswith("_random")
-        ):
-            return random.randrange(count)
-        if self._config.partitioner.startswith("consistent"):  # librdkafka's: the whole CRC32
-            return zlib.crc32(b"" if key is None else key) % count
-        return (murmur2(b"" if key is None else key) & 0x7FFFFFFF) % count
-
-    def _encode(self, topic, count, values, keys, headers, timestamps, partitions):
-        """Encode a send_batch's rows: (_Columns, [(tp, bytes, rows)]). No lock held."""
-        split, parts = self._split(topic, count, values, keys, headers, timestamps, partitions)
-        c = self._config
-        columns = _Columns(topic, parts)
-        encoded = []
-        for partition, rows in split:
-
-            def pick(column, rows=rows):
-                if column is None or rows is None:
-                    return column
-                if isinstance(column, np.ndarray):  # before "take": numpy has one too
-                    return column[rows]
-                if hasattr(column, "take"):  # an Arrow array
-                    import pyarrow as pa
-
-                    return column.take(pa.array(rows))
-                return [column[i] for i in rows]
-
-            batches = build_batches(
-                pick(values),
-                keys=pick(keys),
-                headers=pick(headers),
-                timestamps=pick(timestamps),
-                compression=c.compression,
-                max_bytes=c.batch_size,
-            )
-            at = 0
-            all_rows = np.arange(len(values)) if rows is None else rows
-            for data in batches:
-                records = int.from_bytes(data[57:61], "big")
-                if len(data) > c.message_max_bytes:  # one record alone: build_batches' rule
-                    raise RecordTooLargeError(
-                        f"row {int(all_rows[at])} is a batch of {len(data)} bytes for "
-                        f"{topic}-{partition}, larger than message.max.bytes "
-                        f"({c.message_max_bytes}); nothing of this call was sent"
-                    )
-                encoded.append(
-                    (TopicPartition(topic, partition), data, all_rows[at : at + records])
-                )
-                at += records
-        return columns, encoded
-
-
-def _pylist(column, n):
-    if column is None:
-        return [None] * n
-    if hasattr(column, "to_pylist"):
-        return column.to_pylist()
-    return list(column)
-
-
-def _arrow_columns(table) -> dict:
-    """send_arrow's columns: value (required), key, headers, timestamp, partition."""
-    names = {name.lower(): name for name in table.column_names}
-    if "value" not in names:
-        raise ValueError("send_arrow needs a value column (binary or string)")
-    out = {"values": table.column(names["value"])}
-    for column, argument in (("key", "keys"), ("headers", "headers"), ("partition", "partitions")):
-        if column in names:
-            out[argument] = table.column(names[column])
-    if "timestamp" in names:  # integers (ms) or Arrow timestamps; a null means now
-        out["timestamps"] = table.column(names["timestamp"])
-    if "partitions" in out:
-        partitions = out.pop("partitions")
-        if partitions.null_count == len(partitions):
-            pass  # no partition given: the partitioner chooses
-        elif partitions.null_count:
-            raise ValueError(
-                f"the partition column has {partitions.null_count} nulls: give every row a "
-                "partition, or none (the partitioner then chooses)"
-            )
-        else:
-            out["partitions"] = np.asarray(partitions.to_numpy(zero_copy_only=False))
-    return out
 
 
 class Producer(_ProducerMethods):
@@ -452,7 +141,10 @@ class Producer(_ProducerMethods):
             wake=self._transport.wake,
         )
         self._sender_error: BaseException | None = None
-        self._reported = threading.Condition(threading.Lock())  # guards produce()'s reports
+        reported = threading.Condition(threading.Lock())  # guards produce()'s reports
+        self._reports = Reports(
+            self._core, self._config, self._producer, reported, reported.notify_all
+        )
         # the common case of send, compiled; it calls the method below for the rest
         whole_path = type(self).send.__get__(self)
         self.send = FastSend(self._lock, self._producer, self._signal, whole_path)
@@ -503,10 +195,10 @@ class Producer(_ProducerMethods):
             is held until its partitions are, and its future fails if they cannot be had (no
             such topic after topic.metadata.propagation.max.ms, no broker reachable).
         """
-        value = _bytes_field("value", value)
-        key = _bytes_field("key", key)
-        timestamp = _timestamp_ms(timestamp)
-        headers = _headers(headers) if headers else ()
+        value = bytes_field("value", value)
+        key = bytes_field("key", key)
+        timestamp = timestamp_ms(timestamp)
+        headers = header_pairs(headers) if headers else ()
         deadline = None
         with self._signal:
             while True:
@@ -552,20 +244,7 @@ class Producer(_ProducerMethods):
         except BufferFullError as exc:
             raise QueueFullError(str(exc)) from None
         if report is not None:
-            with self._reported:
-                self._unreported += 1
-            future.add_done_callback(
-                functools.partial(
-                    self._report, report, topic, partition, value, key, headers, started
-                )
-            )
-
-    def _queue_report(self, item) -> None:
-        with self._reported:
-            if item is not None:  # (None: delivery.report.only.error, and it was delivered)
-                self._reports.append(item)
-            self._unreported -= 1
-            self._reported.notify_all()
+            self._reports.expect(future, report, topic, partition, value, key, headers, started)
 
     def poll(self, timeout: float | None = 0) -> int:
         """Run the delivery callbacks of ``produce`` queued since the last poll, on this
@@ -574,9 +253,9 @@ class Producer(_ProducerMethods):
         if timeout is not None and timeout < 0:
             timeout = None
         if timeout != 0:
-            with self._reported:
-                self._reported.wait_for(lambda: self._reports or not self._unreported, timeout)
-        return self._run_reports(self._reported)
+            with self._reports.lock:
+                self._reports.lock.wait_for(self._reports.ready, timeout)
+        return self._reports.run()
 
     def __len__(self) -> int:
         """Records queued or in flight, and delivery reports not run yet (confluent-kafka's
@@ -602,9 +281,12 @@ class Producer(_ProducerMethods):
         ``send`` would put them. The future gives a BatchMetadata (partition and offset of
         every row)."""
         self._check_open()
-        values, keys, timestamps = _columns(values, keys, timestamps)
+        values, keys, timestamps = batch_columns(values, keys, timestamps)
         count = self._producer_partitions(topic)
-        columns, encoded = self._encode(topic, count, values, keys, headers, timestamps, partitions)
+        parts, encoded = encode_rows(
+            self._config, topic, count, values, keys, headers, timestamps, partitions
+        )
+        columns = _Columns(topic, parts)
         deadline = time.monotonic() + self._config.max_block
         for tp, data, rows in encoded:
             with self._signal:
@@ -616,7 +298,7 @@ class Producer(_ProducerMethods):
     def send_arrow(self, topic: str, table) -> BatchFuture:
         """``send_batch`` from a pyarrow Table or RecordBatch with a value column and any of
         key, headers, timestamp, partition."""
-        return self.send_batch(topic, **_arrow_columns(table))
+        return self.send_batch(topic, **arrow_columns(table))
 
     def partitions_for(self, topic: str) -> list[int]:
         """The partition numbers of ``topic`` (waiting for its metadata as ``send`` does)."""
@@ -626,7 +308,9 @@ class Producer(_ProducerMethods):
         with self._signal:
             count = self._producer.partition_count(topic)
         if count is None:
-            count = self._job(self._producer.topic_flow(topic), None, f"partitions of {topic}")
+            count = self._job(
+                self._producer.metadata.topic_flow(topic), None, f"partitions of {topic}"
+            )
         return count
 
     def _job(self, flow: Flow, timeout: float | None, what: str):
@@ -657,10 +341,10 @@ class Producer(_ProducerMethods):
         Then runs the delivery callbacks of ``produce`` on this thread (as ``poll``)."""
         deadline = None if timeout is None else time.monotonic() + timeout
         left = self._flush(timeout)
-        with self._reported:  # the reports of what was delivered are being queued
+        with self._reports.lock:  # the reports of what was delivered are being queued
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-            self._reported.wait_for(lambda: not self._unreported, wait)
-        self._run_reports(self._reported)
+            self._reports.lock.wait_for(self._reports.all_queued, wait)
+        self._reports.run()
         return left
 
     def _flush(self, timeout: float | None) -> int:
@@ -698,7 +382,7 @@ class Producer(_ProducerMethods):
             self._producer.wake()
         self._producer.run_callbacks()
         self._thread.join(None if timeout is None else max(timeout, 1.0))
-        self._run_reports(self._reported)  # produce()'s records that failed at close
+        self._reports.run()  # produce()'s records that failed at close
 
     def __enter__(self) -> Producer:
         return self
@@ -712,12 +396,12 @@ class Producer(_ProducerMethods):
         """Register transactional.id with its coordinator: an older producer with the same
         id is fenced, and what it left open is aborted."""
         self._check_open()
-        self._job(self._producer.init_transactions(), timeout, "init_transactions")
+        self._job(self._producer.transaction.init_transactions(), timeout, "init_transactions")
 
     def begin_transaction(self) -> None:
         self._check_open()
         with self._signal:
-            self._producer.begin_transaction()
+            self._producer.transaction.begin_transaction()
 
     def send_offsets_to_transaction(
         self,
@@ -728,7 +412,7 @@ class Producer(_ProducerMethods):
         """Commit a consumer group's offsets ({tp: next offset to read}) as part of the
         transaction: ``group_metadata`` from ``Consumer.group_metadata()``."""
         self._check_open()
-        flow = self._producer.send_offsets(offsets, group_metadata)
+        flow = self._producer.transaction.send_offsets(offsets, group_metadata)
         self._job(flow, timeout, "send_offsets_to_transaction")
 
     def commit_transaction(self, timeout: float | None = None) -> None:
@@ -737,13 +421,13 @@ class Producer(_ProducerMethods):
 
         :raises TransactionStateError: part of the transaction failed: abort it."""
         self._check_open()
-        self._job(self._producer.commit_transaction(), timeout, "commit_transaction")
+        self._job(self._producer.transaction.commit_transaction(), timeout, "commit_transaction")
 
     def abort_transaction(self, timeout: float | None = None) -> None:
         """Drop what is queued, wait for what is in flight, abort: read_committed consumers
         never see the transaction's records."""
         self._check_open()
-        self._job(self._producer.abort_transaction(), timeout, "abort_transaction")
+        self._job(self._producer.transaction.abort_transaction(), timeout, "abort_transaction")
 
 
 class BatchFuture:
@@ -782,6 +466,9 @@ class AsyncProducer(_ProducerMethods):
         )
         self._sender: asyncio.Task | None = None
         self._report_event: asyncio.Event | None = None
+        self._reports = Reports(
+            self._core, self._config, self._producer, contextlib.nullcontext(), self._reported
+        )
 
     def _notify(self) -> None:
         if self._space is not None:
@@ -814,10 +501,10 @@ class AsyncProducer(_ProducerMethods):
         timestamp: int | float | datetime.datetime | None = None,
     ) -> AsyncRecordFuture:
         """``Producer.send``: returns the record's future once it is queued."""
-        value = _bytes_field("value", value)
-        key = _bytes_field("key", key)
-        timestamp = _timestamp_ms(timestamp)
-        headers = _headers(headers) if headers else ()
+        value = bytes_field("value", value)
+        key = bytes_field("key", key)
+        timestamp = timestamp_ms(timestamp)
+        headers = header_pairs(headers) if headers else ()
         if self._closed:
             raise ClientError("the producer is closed")
         if self._sender is None:
@@ -859,17 +546,9 @@ class AsyncProducer(_ProducerMethods):
         except BufferFullError as exc:
             raise QueueFullError(str(exc)) from None
         if report is not None:
-            self._unreported += 1
-            future.add_done_callback(
-                functools.partial(
-                    self._report, report, topic, partition, value, key, headers, started
-                )
-            )
+            self._reports.expect(future, report, topic, partition, value, key, headers, started)
 
-    def _queue_report(self, item) -> None:
-        if item is not None:
-            self._reports.append(item)
-        self._unreported -= 1
+    def _reported(self) -> None:  # a report was queued
         if self._report_event is not None:
             self._report_event.set()
 
@@ -894,8 +573,8 @@ class AsyncProducer(_ProducerMethods):
         if timeout is not None and timeout < 0:
             timeout = None
         if timeout != 0:
-            await self._await_reports(lambda: self._reports or not self._unreported, timeout)
-        return self._run_reports(contextlib.nullcontext())
+            await self._await_reports(self._reports.ready, timeout)
+        return self._reports.run()
 
     def __len__(self) -> int:
         """As ``Producer``'s."""
@@ -934,14 +613,17 @@ class AsyncProducer(_ProducerMethods):
         """``Producer.send_batch``; ``await`` the result for the BatchMetadata."""
         if self._closed:
             raise ClientError("the producer is closed")
-        values, keys, timestamps = _columns(values, keys, timestamps)
+        values, keys, timestamps = batch_columns(values, keys, timestamps)
         self._start()
         count = self._producer.partition_count(topic)
         if count is None:
             count = await self._job(
-                self._producer.topic_flow(topic), None, f"partitions of {topic}"
+                self._producer.metadata.topic_flow(topic), None, f"partitions of {topic}"
             )
-        columns, encoded = self._encode(topic, count, values, keys, headers, timestamps, partitions)
+        parts, encoded = encode_rows(
+            self._config, topic, count, values, keys, headers, timestamps, partitions
+        )
+        columns = _Columns(topic, parts)
         deadline = time.monotonic() + self._config.max_block
         for tp, data, rows in encoded:
             await self._wait_for_space(deadline)
@@ -952,12 +634,12 @@ class AsyncProducer(_ProducerMethods):
         count = self._producer.partition_count(topic)
         if count is None:
             count = await self._job(
-                self._producer.topic_flow(topic), None, f"partitions of {topic}"
+                self._producer.metadata.topic_flow(topic), None, f"partitions of {topic}"
             )
         return list(range(count))
 
     async def send_arrow(self, topic: str, table) -> AsyncBatchFuture:
-        return await self.send_batch(topic, **_arrow_columns(table))
+        return await self.send_batch(topic, **arrow_columns(table))
 
     async def _job(self, flow: Flow, timeout: float | None, what: str):
         """As Producer._job."""
@@ -985,8 +667,8 @@ class AsyncProducer(_ProducerMethods):
         deadline = None if timeout is None else time.monotonic() + timeout
         left = await self._flush(timeout)
         wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-        await self._await_reports(lambda: not self._unreported, wait)
-        self._run_reports(contextlib.nullcontext())
+        await self._await_reports(self._reports.all_queued, wait)
+        self._reports.run()
         return left
 
     async def _flush(self, timeout: float | None) -> int:
@@ -1014,7 +696,7 @@ class AsyncProducer(_ProducerMethods):
         self._producer.closing = True
         self._producer.wake()
         self._producer.run_callbacks()
-        self._run_reports(contextlib.nullcontext())
+        self._reports.run()
         if self._sender is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._sender, None if timeout is None else max(timeout, 1))
@@ -1027,23 +709,29 @@ class AsyncProducer(_ProducerMethods):
         await self.close()
 
     async def init_transactions(self, timeout: float | None = None) -> None:
-        await self._job(self._producer.init_transactions(), timeout, "init_transactions")
+        await self._job(
+            self._producer.transaction.init_transactions(), timeout, "init_transactions"
+        )
 
     def begin_transaction(self) -> None:
         """(Not a coroutine: nothing is sent until the transaction's first record.)"""
-        self._producer.begin_transaction()
+        self._producer.transaction.begin_transaction()
 
     async def send_offsets_to_transaction(
         self, offsets, group_metadata, timeout: float | None = None
     ) -> None:
-        flow = self._producer.send_offsets(offsets, group_metadata)
+        flow = self._producer.transaction.send_offsets(offsets, group_metadata)
         await self._job(flow, timeout, "send_offsets_to_transaction")
 
     async def commit_transaction(self, timeout: float | None = None) -> None:
-        await self._job(self._producer.commit_transaction(), timeout, "commit_transaction")
+        await self._job(
+            self._producer.transaction.commit_transaction(), timeout, "commit_transaction"
+        )
 
     async def abort_transaction(self, timeout: float | None = None) -> None:
-        await self._job(self._producer.abort_transaction(), timeout, "abort_transaction")
+        await self._job(
+            self._producer.transaction.abort_transaction(), timeout, "abort_transaction"
+        )
 
 
 async def _all_done(batches: list[ProducerBatch]) -> None:

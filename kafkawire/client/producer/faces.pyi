@@ -7,7 +7,6 @@ import numpy as np
 import pyarrow as pa
 
 from kafkawire.confluent import KafkaError, Message
-from kafkawire.errors import EncodeError
 
 from ..errors import BufferFullError
 from ..types import OffsetAndMetadata, RecordMetadata, TopicPartition
@@ -23,7 +22,6 @@ _Column = Any  # Arrow array, numpy 'S<n>' array, or a sequence of bytes | str |
 _Timestamp = int | float | datetime.datetime | None
 _OnDelivery = Callable[[KafkaError | None, Message], Any]
 
-class RecordTypeError(EncodeError, TypeError): ...
 class QueueFullError(BufferFullError, BufferError): ...
 
 class BatchMetadata(NamedTuple):
