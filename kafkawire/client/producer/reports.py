@@ -105,9 +105,9 @@ class Reports:
         return not self.unreported
 
     def run(self) -> int:
-        """Run the delivery callbacks queued (on this thread): how many ran. A callback's
-        exception goes to the caller (the rest stay queued for the next poll). Then stats_cb,
-        when statistics.interval.ms has passed."""
+        """stats_cb (when statistics.interval.ms has passed) and error_cb (each sender failure
+        once), then the delivery callbacks queued, on this thread: how many of those ran. A
+        callback's exception goes to the caller (the rest stay queued for the next poll)."""
 
         def read() -> tuple[dict, dict]:
             with self._producer.lock:  # the sender's state (not the reports' lock)
