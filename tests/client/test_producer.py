@@ -616,3 +616,43 @@ def test_a_sender_that_dies_fails_everything_instead_of_hanging(cluster, admin):
         producer.send(topic, b"after")
     assert producer.flush(5) == 0
     producer.close(5)
+
+
+def test_a_closed_producer_refuses_transactions_at_once(cluster, admin):
+    """Both faces: a transaction method of a closed producer raises, naming why, without
+    waiting for its timeout (the asyncio face's started its sender again)."""
+    import asyncio
+
+    from kafkawire import Producer
+    from kafkawire.aio import Producer as AsyncProducer
+
+    topic = new_topic(cluster)
+    config = {"transactional.id": f"closed-{topic}"}
+    offsets, group = {TopicPartition(topic, 0): 1}, f"g-{topic}"
+    producer = Producer(cluster.bootstrap, config=config)
+    producer.close()
+    for call in (
+        lambda: producer.init_transactions(timeout=5),
+        producer.begin_transaction,
+        lambda: producer.send_offsets_to_transaction(offsets, group, timeout=5),
+        lambda: producer.commit_transaction(timeout=5),
+        lambda: producer.abort_transaction(timeout=5),
+    ):
+        with pytest.raises(ClientError, match="closed"):
+            call()
+
+    async def main():
+        producer = AsyncProducer(cluster.bootstrap, config=config)
+        await producer.close()
+        with pytest.raises(ClientError, match="closed"):
+            producer.begin_transaction()
+        for call in (
+            lambda: producer.init_transactions(timeout=5),
+            lambda: producer.send_offsets_to_transaction(offsets, group, timeout=5),
+            lambda: producer.commit_transaction(timeout=5),
+            lambda: producer.abort_transaction(timeout=5),
+        ):
+            with pytest.raises(ClientError, match="closed"):
+                await asyncio.wait_for(call(), 10)
+
+    asyncio.run(main())

@@ -104,6 +104,10 @@ class _ProducerMethods:
         value, key = bytes_field("value", value), bytes_field("key", key)
         return value, key, partition, timestamp_ms(timestamp), report
 
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ClientError("the producer is closed")
+
     def _queued_records(self) -> int:
         """Records queued or in flight, and delivery reports not run yet (len())."""
         records = sum(b.count for b in self._producer.unfinished() if b.state != DONE)
@@ -164,10 +168,6 @@ class Producer(_ProducerMethods):
             self._producer.run_callbacks()
         finally:
             self._transport.close()
-
-    def _check_open(self) -> None:
-        if self._closed:
-            raise ClientError("the producer is closed")
 
     def send(
         self,
@@ -709,26 +709,31 @@ class AsyncProducer(_ProducerMethods):
         await self.close()
 
     async def init_transactions(self, timeout: float | None = None) -> None:
+        self._check_open()
         await self._job(
             self._producer.transaction.init_transactions(), timeout, "init_transactions"
         )
 
     def begin_transaction(self) -> None:
         """(Not a coroutine: nothing is sent until the transaction's first record.)"""
+        self._check_open()
         self._producer.transaction.begin_transaction()
 
     async def send_offsets_to_transaction(
         self, offsets, group_metadata, timeout: float | None = None
     ) -> None:
+        self._check_open()
         flow = self._producer.transaction.send_offsets(offsets, group_metadata)
         await self._job(flow, timeout, "send_offsets_to_transaction")
 
     async def commit_transaction(self, timeout: float | None = None) -> None:
+        self._check_open()
         await self._job(
             self._producer.transaction.commit_transaction(), timeout, "commit_transaction"
         )
 
     async def abort_transaction(self, timeout: float | None = None) -> None:
+        self._check_open()
         await self._job(
             self._producer.transaction.abort_transaction(), timeout, "abort_transaction"
         )
