@@ -1,32 +1,59 @@
 """Client settings: keyword arguments, or Kafka client properties as confluent-kafka users
-write them (librdkafka's names; Java's spellings of the same settings are accepted too)."""
+write them (librdkafka's names; Java's spellings of the same settings are accepted too).
+
+``ClientConfig`` and the table of the client's properties: the field each sets and the
+converter of its value (``config_values.py``), the properties taken and ignored or refused with
+why, and ``client_config``, which reads them (``config_reading.py``: the rules the consumer's
+and the producer's settings share). ``sasl.jaas.config`` is read by ``config_jaas.py``, a
+properties file by ``config_file.py``, and a mistyped name gets the closest known one
+(``config_suggestions.py``)."""
 
 from __future__ import annotations
 
-import difflib
 import logging
-import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from kafkawire.protocol.framing import DEFAULT_MAX_FRAME_SIZE
 
+from .config_jaas import jaas_settings
+from .config_reading import (
+    Collected,
+    _convert,
+    check_unused,
+    keyword_table,
+    owns_keyword,
+    owns_property,
+    read_property,
+)
+from .config_suggestions import _suggest
+from .config_values import (
+    _SECRET_FIELDS,
+    Secret,
+    _buffer_bytes,
+    _callable,
+    _extensions,
+    _family,
+    _hostname_check,
+    _integer,
+    _login_handler,
+    _mechanism,
+    _no_jks,
+    _oauth_method,
+    _optional_callable,
+    _optional_text,
+    _positive_seconds,
+    _protocol,
+    _refresh_interval,
+    _seconds_from_ms,
+    _seconds_or_off,
+    _servers,
+    boolean,
+    parse_servers,
+)
 from .errors import ConfigError
 from .logs import debug_contexts, log_ignored, logger_setting
-
-
-class Secret(str):
-    """A password, key or token: the value, which never shows in a repr."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "Secret('***')"
-
-
-SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 
 
 @dataclass(frozen=True)
@@ -104,186 +131,6 @@ class ClientConfig:
     @property
     def uses_sasl(self) -> bool:
         return self.security_protocol.startswith("SASL_")
-
-
-def _integer(value: Any) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        # int()'s own message quotes the value, and a mistaken value may be a secret
-        raise ValueError(f"expects a whole number, not that {type(value).__name__}") from None
-
-
-def _seconds_from_ms(value: Any) -> float:
-    return _integer(value) / 1000
-
-
-def _servers(value: Any) -> tuple[tuple[str, int], ...]:
-    return parse_servers(value)
-
-
-def _protocol(value: Any) -> str:
-    protocol = str(value).upper()
-    if protocol not in SECURITY_PROTOCOLS:
-        raise ValueError(f"{value!r} is none of {', '.join(SECURITY_PROTOCOLS)}")
-    return protocol
-
-
-def _hostname_check(value: Any) -> bool:
-    algorithm = str(value).lower()
-    if algorithm not in ("https", "none", ""):
-        raise ValueError(f"{value!r} is neither 'https' nor 'none'")
-    return algorithm == "https"
-
-
-def _no_jks(value: Any) -> str:
-    if str(value).upper() == "JKS":
-        raise ValueError(
-            "JKS keystores cannot be read outside the JVM: convert it with `keytool "
-            "-importkeystore -srckeystore store.jks -destkeystore store.p12 "
-            "-deststoretype PKCS12` and use the .p12 file"
-        )
-    if str(value).upper() not in ("PKCS12", "PEM"):
-        raise ValueError(f"{value!r} is neither PKCS12 nor PEM")
-    return str(value).upper()
-
-
-def _mechanism(value: Any) -> str:
-    mechanism = str(value).strip().upper()
-    if mechanism == "GSSAPI":
-        raise ValueError("GSSAPI (Kerberos) is not supported; PLAIN, SCRAM-* and OAUTHBEARER are")
-    return mechanism
-
-
-def _oauth_method(value: Any) -> str:
-    method = str(value).lower()
-    if method not in ("default", "oidc"):
-        raise ValueError(f"{value!r} is neither 'default' nor 'oidc'")
-    return method
-
-
-_EXTENSION_KEY = re.compile(r"[A-Za-z]+")
-_EXTENSION_VALUE = re.compile(r"[\x21-\x7e \t\r\n]+")  # RFC 7628's value characters
-
-
-def _extensions(value: Any) -> tuple[tuple[str, str], ...]:
-    """ "key=value,key=value" (librdkafka), or a mapping."""
-    items = value.items() if isinstance(value, Mapping) else _pairs(str(value))
-    extensions = []
-    for key, text in items:
-        if not _EXTENSION_KEY.fullmatch(key) or key == "auth":
-            raise ValueError(f"extension name {key!r} is not letters only, or is 'auth'")
-        if not _EXTENSION_VALUE.fullmatch(str(text)):
-            raise ValueError(f"the value of extension {key!r} has characters RFC 7628 refuses")
-        extensions.append((key, str(text)))
-    return tuple(extensions)
-
-
-def _pairs(text: str) -> list[tuple[str, str]]:
-    pairs = []
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        key, sep, value = part.partition("=")
-        if not sep:
-            raise ValueError(f"{key!r} is not key=value")
-        pairs.append((key.strip(), value.strip()))
-    return pairs
-
-
-def _callable(value: Any) -> Callable[..., Any]:
-    if not callable(value):
-        raise TypeError(f"expects a callable, not a {type(value).__name__}")
-    return value
-
-
-# Java's login callback handlers that only mean "fetch tokens from the token endpoint"
-_OIDC_HANDLERS = {
-    "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler",
-    "org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerLoginCallbackHandler",
-}
-
-
-def _login_handler(value: Any) -> str:
-    if str(value).strip() not in _OIDC_HANDLERS:
-        raise ValueError(
-            "JVM callback handler classes cannot load in Python: for a token endpoint set "
-            "sasl.oauthbearer.token.endpoint.url (with the client id and secret in "
-            "sasl.jaas.config or sasl.oauthbearer.client.*); for another token source (MSK "
-            "IAM, say) pass oauth_cb=, a callable returning (token, expiry)"
-        )
-    return "oidc"
-
-
-def boolean(value: Any) -> bool:
-    """A bool, or "true"/"false" (any case) as properties files and librdkafka write them."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-        return value.strip().lower() == "true"
-    raise ValueError(f"expects true or false, not that {type(value).__name__}")
-
-
-def _count(value: Any) -> int:
-    """A whole number >= 0."""
-    if isinstance(value, bool):
-        raise ValueError("expects a whole number, not a bool")
-    number = _integer(value)
-    if number < 0:
-        raise ValueError(f"is {number}, not a count >= 0")
-    return number
-
-
-def _seconds_or_off(value: Any) -> float:
-    """Milliseconds >= 0 (0: off), as seconds."""
-    return _count(value) / 1000
-
-
-def _refresh_interval(value: Any) -> float:
-    """topic.metadata.refresh.interval.ms: milliseconds, -1 for no timed refresh."""
-    ms = _integer(value)
-    if ms == -1:
-        return math.inf
-    if ms <= 0:
-        raise ValueError(f"is {ms}, not a time in ms > 0 (or -1: no timed refresh)")
-    return ms / 1000
-
-
-def _positive_seconds(value: Any) -> float:
-    ms = _integer(value)
-    if ms <= 0 or isinstance(value, bool):
-        raise ValueError(f"is {ms}, not a time in ms > 0")
-    return ms / 1000
-
-
-def _buffer_bytes(value: Any) -> int:
-    """A socket buffer size: librdkafka's 0 or Java's -1 mean the system's."""
-    size = _integer(value)
-    if size < -1:
-        raise ValueError(f"is {size}, not a size >= 0 (0 or -1: the system's)")
-    return max(size, 0)
-
-
-def _family(value: Any) -> str:
-    family = str(value).strip().lower()
-    if family not in ("any", "v4", "v6"):
-        raise ValueError(f"{value!r} is none of any, v4, v6")
-    return family
-
-
-def _optional_callable(value: Any) -> Callable[..., Any] | None:
-    return None if value is None else _callable(value)
-
-
-def _optional_text(value: Any) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise TypeError(f"expects a string, not a {type(value).__name__}")
-    return value
-
-
-def snake(name: str) -> str:
-    """A property's keyword name: ``linger.ms`` -> ``linger_ms``."""
-    return re.sub(r"[.\-]", "_", name)
 
 
 # property -> (field, conversion); Java's name where it differs from librdkafka's follows
@@ -538,103 +385,6 @@ for _name in (
 ):
     REFUSED[_name] = "GSSAPI (Kerberos) is not supported; PLAIN, SCRAM-* and OAUTHBEARER are"
 
-
-def _plain(value: Any) -> str:
-    """A value as the IGNORED table lists them: "true"/"false", or lower-case text."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value).strip().lower().replace(" ", "")
-
-
-def check_unused(kind: str, name: str, value: Any, ignored: Mapping, refused: Mapping) -> bool:
-    """Whether ``name`` is in the ``ignored`` or ``refused`` table of a ``kind`` of client
-    (then ignored, with its line logged); a value it cannot honour is a ConfigError."""
-    if name in refused:
-        raise ConfigError(f"{kind} property {name!r} is not supported: {refused[name]}")
-    if name not in ignored:
-        return False
-    values, why = ignored[name]
-    if values is not None and _plain(value) not in values:
-        # the value is left out: not a secret here, but one rule for every message
-        raise ConfigError(
-            f"{kind} property {name!r} cannot be set to that value here (only "
-            f"{' or '.join(repr(v) for v in values)}): {why}"
-        )
-    log_ignored(name, why)
-    return True
-
-
-# JAAS login modules (Java's sasl.jaas.config) and the settings their options become
-_JAAS_MODULES = {
-    "org.apache.kafka.common.security.plain.PlainLoginModule": "PLAIN",
-    "org.apache.kafka.common.security.scram.ScramLoginModule": "SCRAM",
-    "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule": "OAUTHBEARER",
-}
-_JAAS_OPTIONS = {
-    "PLAIN": {"username": "sasl_username", "password": "sasl_password"},
-    "SCRAM": {"username": "sasl_username", "password": "sasl_password"},
-    "OAUTHBEARER": {
-        "clientId": "sasl_oauthbearer_client_id",
-        "clientSecret": "sasl_oauthbearer_client_secret",
-        "scope": "sasl_oauthbearer_scope",
-    },
-}
-_JAAS_ENTRY = re.compile(
-    r"\s*([\w.$]+)\s+(required|requisite|sufficient|optional)\b(.*?);\s*$", re.S
-)
-_JAAS_OPTION = re.compile(r'\s*([\w.-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s"]+))')
-
-
-def jaas_settings(text: str) -> dict[str, Any]:
-    """The client settings of a ``sasl.jaas.config`` entry: PlainLoginModule and
-    ScramLoginModule (username, password), OAuthBearerLoginModule (clientId, clientSecret,
-    scope, extension_<name>). Error messages never quote option values (they are secrets)."""
-    entry = _JAAS_ENTRY.fullmatch(text)
-    if entry is None:
-        raise ValueError('is not `<LoginModule class> required <name>="<value>" ... ;`')
-    module, _, options = entry.groups()
-    kind = _JAAS_MODULES.get(module)
-    if kind is None:
-        hint = ""
-        if "iam" in module.lower():
-            hint = (
-                ": for MSK IAM pass oauth_cb=, a callable returning a token from "
-                "aws-msk-iam-sasl-signer-python, with sasl.mechanism OAUTHBEARER"
-            )
-        raise ValueError(f"login module {module} cannot be used outside the JVM{hint}")
-    settings: dict[str, Any] = {}
-    extensions: dict[str, str] = {}
-    position = 0
-    while position < len(options.rstrip()):
-        option = _JAAS_OPTION.match(options, position)
-        if option is None:
-            raise ValueError(f"cannot read the options of {module} from character {position}")
-        name, quoted, bare = option.groups()
-        value = bare if quoted is None else re.sub(r"\\(.)", r"\1", quoted)
-        position = option.end()
-        known = _JAAS_OPTIONS[kind]
-        if kind == "OAUTHBEARER" and name.startswith("extension_"):
-            extensions[name.removeprefix("extension_")] = value
-        elif name in known:
-            field_name = known[name]
-            settings[field_name] = Secret(value) if field_name in _SECRET_FIELDS else value
-        else:
-            raise ValueError(f"{module} takes no option {name!r}{_suggest(name, known)}")
-    if extensions:
-        settings["sasl_oauthbearer_extensions"] = _extensions(extensions)
-    if kind != "SCRAM":  # SCRAM's module serves both hashes: sasl.mechanism says which
-        settings["sasl_mechanism"] = kind
-    return settings
-
-
-_SECRET_FIELDS = {
-    "ssl_key_pem",
-    "ssl_key_password",
-    "ssl_keystore_password",
-    "ssl_truststore_password",
-    "sasl_password",
-    "sasl_oauthbearer_client_secret",
-}
 _FIELDS = {f.name for f in fields(ClientConfig)}
 
 
@@ -647,85 +397,8 @@ _KEYWORD_CHECKS: dict[str, Callable[[Any], Any]] = {
     "oauth_cb": _callable,
 }
 
-
-def keyword_table(*tables: Mapping[str, Any]) -> dict[str, str]:
-    """Keyword name -> property, for every property of ``tables``: ``linger_ms`` means
-    ``linger.ms`` (converted the same way: milliseconds stay milliseconds)."""
-    return {snake(name): name for table in tables for name in table}
-
-
 _KEYWORDS = keyword_table(_PROPERTIES, IGNORED, REFUSED, {"sasl.jaas.config": None})
 _DEFAULTS = {f.name: f.default for f in fields(ClientConfig)}
-
-
-class Collected:
-    """The settings of one dataclass as they are read, with who set each (a property of
-    ``config=``, or a keyword): a keyword may not differ from a property or another keyword
-    setting the same thing (two properties may: the later one counts, as in librdkafka)."""
-
-    def __init__(self, kind: str) -> None:
-        self.kind = kind
-        self.values: dict[str, Any] = {}
-        self._by: dict[str, tuple[str, bool]] = {}
-
-    def put(self, field_name: str, value: Any, name: str, keyword: bool) -> None:
-        before = self._by.get(field_name)
-        if before is not None and (keyword or before[1]) and self.values[field_name] != value:
-            # the values are left out: they may be secrets
-            raise ConfigError(
-                f"{_source(*before)} and {_source(name, keyword)} both set the {self.kind} "
-                f"setting {field_name!r}, to different values: give it once"
-            )
-        self.values[field_name] = value
-        self._by[field_name] = (name, keyword)
-
-
-def _source(name: str, keyword: bool) -> str:
-    return f"keyword {name}=" if keyword else f"property {name!r}"
-
-
-# kept in the settings (their values checked) but not acted on yet: one INFO line each
-NOT_ACTED_ON = {
-    "throttle_cb": "broker throttle times are not reported yet",
-    "fetch.error.backoff.ms": "a failed fetch is tried again after retry.backoff.ms, doubling",
-    "queue.buffering.max.messages": "the buffer is bounded by queue.buffering.max.kbytes",
-    **dict.fromkeys(
-        (
-            "compression.level",
-            "compression.gzip.level",
-            "compression.lz4.level",
-            "compression.zstd.level",
-        ),
-        "each codec compresses at its default level",
-    ),
-}
-
-
-def read_property(
-    collected: Collected,
-    table: Mapping[str, tuple[str, Callable[[Any], Any]]],
-    defaults: Mapping[str, Any],
-    name: str,
-    value: Any,
-    keyword: str | None = None,
-) -> None:
-    """Put property ``name`` (given as ``keyword``, or in ``config=``) into ``collected``: its
-    field, converted. A keyword's None keeps None where the setting may be unset."""
-    if name in NOT_ACTED_ON:
-        log_ignored(name, NOT_ACTED_ON[name])
-    field_name, convert = table[name]
-    what = (
-        f"{collected.kind} setting {keyword!r}"
-        if keyword
-        else f"{collected.kind} property {name!r}"
-    )
-    if value is None and keyword is not None and defaults[field_name] is None:
-        converted = None
-    else:
-        converted = _convert(what, convert, value)
-    if field_name in _SECRET_FIELDS and converted is not None:
-        converted = Secret(converted)
-    collected.put(field_name, converted, keyword or name, keyword is not None)
 
 
 def _take(collected: Collected, name: str, value: Any, keyword: str | None) -> None:
@@ -741,72 +414,6 @@ def _take(collected: Collected, name: str, value: Any, keyword: str | None) -> N
             collected.values["sasl_mechanism"] = mechanism
     elif not check_unused("client", name, value, IGNORED, REFUSED):
         read_property(collected, _PROPERTIES, _DEFAULTS, name, value, keyword)
-
-
-def read_properties(path: str) -> dict[str, str]:
-    """The settings of a Java properties file (``client.properties``, as Kafka's tools take
-    with ``--command-config``): ``key=value``, ``key: value`` or ``key value`` lines, ``#`` and
-    ``!`` comments, a trailing backslash continuing the line, ``\\uXXXX`` and ``\\t``-style
-    escapes."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().splitlines()
-    except OSError as exc:
-        raise ConfigError(f"{path} cannot be read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path} is not UTF-8 text (byte {exc.start})") from None
-    properties: dict[str, str] = {}
-    logical = ""
-    for line in lines:
-        stripped = line.lstrip()
-        if not logical and (not stripped or stripped[0] in "#!"):
-            continue
-        logical += stripped
-        if len(logical) - len(logical.rstrip("\\")) & 1:  # an odd count of backslashes
-            logical = logical[:-1]
-            continue
-        key, value = _property_line(logical)
-        properties[key] = value
-        logical = ""
-    if logical:
-        key, value = _property_line(logical)
-        properties[key] = value
-    return properties
-
-
-_PROPERTY_KEY = re.compile(r"((?:[^\\\s=:]|\\.)*)\s*[=:]?\s*", re.S)
-_PROPERTY_ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
-
-
-def _property_line(line: str) -> tuple[str, str]:
-    match = _PROPERTY_KEY.match(line)
-    assert match is not None  # the pattern matches any line, if only its empty start
-    return _unescape(match.group(1)), _unescape(line[match.end() :])
-
-
-def _unescape(text: str) -> str:
-    def one(match: re.Match) -> str:
-        escaped = match.group(1)
-        if escaped.startswith("u"):
-            return chr(int(escaped[1:], 16))
-        return _PROPERTY_ESCAPES.get(escaped, escaped)
-
-    return re.sub(r"\\(u[0-9a-fA-F]{4}|.)", one, text)
-
-
-def parse_servers(servers: str | Sequence[str]) -> tuple[tuple[str, int], ...]:
-    """ "host:port,host:port" or a list of "host:port" ("[::1]:9092" for IPv6)."""
-    if isinstance(servers, str):
-        servers = [s for s in servers.split(",") if s.strip()]
-    parsed = []
-    for server in servers:
-        host, sep, port = server.strip().rpartition(":")
-        if not sep or not port.isdigit():
-            raise ConfigError(f"bootstrap server {server!r} is not host:port")
-        parsed.append((host.strip("[]"), int(port)))
-    if not parsed:
-        raise ConfigError("no bootstrap servers given")
-    return tuple(parsed)
 
 
 def is_client_property(name: str) -> bool:
@@ -883,106 +490,9 @@ def client_config(
     return settings
 
 
-# The consumer's and the producer's own properties and keywords, told here by their modules
-# (consumer/config.py, producer/config.py) as they are imported, which the package's
-# __init__ does for every import of kafkawire.client: a client, consumer or producer given the
-# others' settings (one dict shared, as librdkafka allows) logs and ignores them, and no
-# settings module needs to import another's.
-_OWN: dict[str, tuple[Callable[[str], bool], Callable[[str], bool]]] = {}
-
-
-def register_settings(
-    kind: str, is_property: Callable[[str], bool], is_keyword: Callable[[str], bool]
-) -> None:
-    """``kind`` ("consumer", "producer") owns the names these say it does."""
-    _OWN[kind] = (is_property, is_keyword)
-
-
-def owns_property(kind: str, name: str) -> bool:
-    own = _OWN.get(kind)
-    return own is not None and own[0](name)
-
-
-def owns_keyword(kind: str, name: str) -> bool:
-    own = _OWN.get(kind)
-    return own is not None and own[1](name)
-
-
 def _elsewhere(name: str) -> str | None:
     """ "consumer" or "producer" when ``name`` is a property or keyword of only that."""
     for kind in ("consumer", "producer"):
         if owns_property(kind, name) or owns_keyword(kind, name):
             return kind
     return None
-
-
-def _convert(what: str, convert: Callable[[Any], Any], value: Any) -> Any:
-    try:
-        return convert(value)
-    except (TypeError, ValueError) as exc:
-        # the value is left out: it may be a secret
-        if not what.startswith(("client ", "consumer ", "producer ")):
-            what = f"client property {what!r}"
-        raise ConfigError(f"{what}: {exc}") from None
-
-
-_WORD = re.compile(r"[._\-]+")
-
-
-def _words(name: str) -> list[str]:
-    return [w for w in _WORD.split(name.lower()) if w]
-
-
-def _word_score(typed: list[str], known: list[str]) -> float:
-    """How alike two names are word by word: each typed word matched to the most alike
-    unmatched known word (difflib's ratio, 0.75 at least to count; for words of up to three
-    letters, one letter wrong after the same first letter counts: "mz" for "ms"), as 2 * the
-    matched likeness / all the words of both (1: the same words, in any order)."""
-    if not typed or not known:
-        return 0.0
-    left = list(known)
-    total = 0.0
-    for word in typed:
-        best, score = None, 0.75
-        for candidate in left:
-            ratio = (
-                1.0 if candidate == word else difflib.SequenceMatcher(None, word, candidate).ratio()
-            )
-            if _one_letter_off(word, candidate):
-                ratio = max(ratio, 0.75)
-            if ratio >= score:
-                best, score = candidate, ratio
-        if best is not None:
-            left.remove(best)
-            total += score
-    return 2 * total / (len(typed) + len(known))
-
-
-def _one_letter_off(word: str, other: str) -> bool:
-    """Short words (units, "id", "max") the same but for one letter, not the first."""
-    if len(word) != len(other) or len(word) > 3 or word[0] != other[0]:
-        return False
-    return sum(a != b for a, b in zip(word, other, strict=True)) == 1
-
-
-def _likeness(name: str, known: str) -> float:
-    typed, words = _words(name), _words(known)
-    score = _word_score(typed, words)
-    # the same letters with the dots dropped or moved ("lingerms", "enableauto.commit")
-    joined = difflib.SequenceMatcher(None, "".join(typed), "".join(words)).ratio()
-    return max(score, joined if joined >= 0.9 else 0.0)
-
-
-def _suggest(name: str, known) -> str:
-    """`` (did you mean 'x'?)`` for the known name most like ``name`` by its dotted (or
-    snake-case) words, when one is alike enough; else ""."""
-    best, score = None, (0.7, 0.0)
-    for candidate in sorted(set(known)):
-        # ties (the same words in another order) go to the most alike whole name
-        likeness = (
-            _likeness(name, candidate),
-            difflib.SequenceMatcher(None, name, candidate).ratio(),
-        )
-        if likeness[0] > 0.7 and likeness > score:
-            best, score = candidate, likeness
-    return f" (did you mean {best!r}?)" if best else ""

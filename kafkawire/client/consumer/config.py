@@ -9,17 +9,19 @@ from typing import Any
 
 from ..config import (
     ClientConfig,
-    Collected,
-    check_unused,
     client_config,
     is_client_keyword,
     is_client_property,
+    suggest,
+)
+from ..config_reading import (
+    Collected,
+    check_unused,
     keyword_table,
     owns_keyword,
     owns_property,
     read_property,
     register_settings,
-    suggest,
 )
 from ..errors import ConfigError
 from ..groups.assignors import assignors_for

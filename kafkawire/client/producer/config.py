@@ -11,17 +11,19 @@ from kafkawire.compression import Codec
 
 from ..config import (
     ClientConfig,
-    Collected,
-    check_unused,
     client_config,
     is_client_keyword,
     is_client_property,
+    suggest,
+)
+from ..config_reading import (
+    Collected,
+    check_unused,
     keyword_table,
     owns_keyword,
     owns_property,
     read_property,
     register_settings,
-    suggest,
 )
 from ..consumer.config import _bool, _callback, _flattened, _optional_str, _positive, _seconds
 from ..errors import ConfigError
