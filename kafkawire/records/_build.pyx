@@ -114,12 +114,6 @@ cdef enum:
     # the smallest magic 2 record (null key and value, no headers, one-byte deltas)
     V2_MIN_RECORD = 7
 
-cdef struct kw_hdr:
-    const uint8_t *key
-    Py_ssize_t klen
-    const uint8_t *val
-    Py_ssize_t vlen  # -1: null
-
 # memcpy from NULL is undefined even for 0 bytes; empty Arrow buffers may be absent
 cdef uint8_t _EMPTY[1]
 
@@ -217,36 +211,9 @@ cdef class BatchBuilder:
     """Builds one record batch (magic 2) or legacy message set (magic 0/1).
 
     append() records (False when the next one would pass max_bytes; the first always
-    fits), then build() the bytes once.  The stub (_builder.pyi) documents every argument.
+    fits), then build() the bytes once.  The stub (_build.pyi) documents every argument.
+    Its fields are declared in _build.pxd.
     """
-
-    cdef uint8_t *_buf
-    cdef size_t _cap
-    cdef size_t _len
-    cdef int _magic
-    cdef int _codec
-    cdef int _ts_type
-    cdef bint _transactional
-    cdef bint _control
-    cdef bint _built
-    cdef bint _refused            # an append was refused: the batch counts as full
-    cdef Py_ssize_t _max_bytes
-    cdef int64_t _base_offset
-    cdef int64_t _producer_id
-    cdef int64_t _first_ts
-    cdef int64_t _max_ts
-    cdef int32_t _leader_epoch
-    cdef int32_t _base_sequence
-    cdef int16_t _producer_epoch
-    cdef int32_t _count
-    # per-append scratch: header pointers, and buffer views held until the record is written
-    cdef kw_hdr *_hdrs
-    cdef Py_ssize_t _hdr_cap
-    cdef Py_buffer *_views
-    cdef Py_ssize_t _view_cap
-    cdef Py_ssize_t _nviews
-    # set by build_batches: the bytes object that holds _buf (None: _buf is malloc'd)
-    cdef object _out
 
     def __init__(
         self,
@@ -384,6 +351,25 @@ cdef class BatchBuilder:
         finally:
             if self._nviews:
                 self._release_views()
+
+    cdef int append_bytes(self, object value, object key, int64_t ts) except -1:
+        """append() for a value and key that are exactly bytes or None (the caller checks), no
+        headers: 1 when appended, 0 when it does not fit (the producer's per-record path)."""
+        cdef const uint8_t *vp = NULL
+        cdef const uint8_t *kp = NULL
+        cdef Py_ssize_t vl = -1, kl = -1
+        if self._built:
+            raise EncodeError("append after build")
+        if value is not None:
+            vp = <const uint8_t *>PyBytes_AS_STRING(value)
+            vl = PyBytes_GET_SIZE(value)
+        if key is not None:
+            kp = <const uint8_t *>PyBytes_AS_STRING(key)
+            kl = PyBytes_GET_SIZE(key)
+        if self._add(kp, kl, vp, vl, ts, 0) == 1:
+            return 1
+        self._refused = True
+        return 0
 
     cdef Py_ssize_t _borrow(self, object o, const uint8_t **p, str name) except -2:
         """Length and address of a bytes-like (-1 for None); other buffers stay held."""

@@ -656,3 +656,23 @@ def test_a_closed_producer_refuses_transactions_at_once(cluster, admin):
                 await asyncio.wait_for(call(), 10)
 
     asyncio.run(main())
+
+
+def test_every_kind_of_key_lands_in_the_same_partition(cluster, admin, face):
+    """The compiled per-record path (bytes and str keys, no headers) and the whole path
+    (other bytes-likes, headers) hash a key alike; a timestamp past int64 is refused, naming
+    it, on either."""
+    topic = new_topic(cluster, 7)
+    kinds = [bytes, bytearray, memoryview, lambda k: k.decode()]
+    with make_producer(face, cluster.bootstrap) as producer:
+        futures = [
+            (key, producer.send(topic, b"v", key=kind(key), headers=headers))
+            for key in (b"user-%d" % i for i in range(50))
+            for kind in kinds
+            for headers in (None, [("h", b"x")])
+        ]
+        for key, future in futures:
+            assert future.result(10).partition == default_partition(key, 7), key
+        for headers in (None, [("h", b"x")]):
+            with pytest.raises((EncodeError, TypeError), match="timestamp"):
+                producer.send(topic, b"v", key=b"k", headers=headers, timestamp=2**63)

@@ -12,6 +12,12 @@ these calls.
 import asyncio
 from collections import deque
 
+cimport cython
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
+from libc.stdint cimport INT64_MAX, int32_t, uint32_t, uint8_t
+
+from kafkawire.records._build cimport BatchBuilder, _murmur2
+
 from kafkawire.records._build import murmur2, stamp_producer
 
 from ..types import RecordMetadata
@@ -103,6 +109,7 @@ cdef class ProducerBatch:
         return callbacks or ()
 
 
+@cython.no_gc
 cdef class _RecordOutcome:
     """The outcome of one record: its batch and its place in it."""
 
@@ -127,7 +134,8 @@ cdef class _RecordOutcome:
             raise b.error
         offset = -1 if b.base_offset < 0 else b.base_offset + self._index
         timestamp = b.log_append_time if b.log_append_time >= 0 else self._timestamp
-        return RecordMetadata(b.tp.topic, b.tp.partition, offset, timestamp)
+        # tuple.__new__: RecordMetadata's own __new__ is a Python function, twice the time
+        return tuple.__new__(RecordMetadata, (b.tp.topic, b.tp.partition, offset, timestamp))
 
     cdef _add_callback(self, fn):
         if self._batch.callbacks is None:
@@ -144,6 +152,7 @@ cdef class _RecordOutcome:
         return f"<{name} {self._outcome()}>"
 
 
+@cython.no_gc
 cdef class RecordFuture(_RecordOutcome):
     """What ``Producer.send`` returns: ``result(timeout)`` is the record's RecordMetadata
     (topic, partition, offset, timestamp) once the broker has it, or raises why not.
@@ -175,6 +184,7 @@ cdef class RecordFuture(_RecordOutcome):
         fn(self)
 
 
+@cython.no_gc
 cdef class AsyncRecordFuture(_RecordOutcome):
     """What ``kafkawire.aio.Producer.send`` returns: ``await`` it for the RecordMetadata."""
 
@@ -270,36 +280,63 @@ cdef class Topic:
         self.sticky = -1
 
 
-def append_fast(dict topics, str topic, value, key, headers, timestamp, signal):
-    """``send``'s common case: a known topic, a key hashed with murmur2 (or no key, to the
-    sticky partition), room in the partition's open batch. The record's future, or None
-    when ``ProducerCore.append`` must decide (a new batch, an unknown topic, ...).
-    ``signal`` as for record_future."""
+cdef ProducerBatch _open_batch(dict topics, str topic, key):
+    """The open batch of the partition a record of ``key`` goes to by the fast path's rules
+    (murmur2 of the key; no key: the sticky partition), or None when ``ProducerCore.append``
+    must decide (an unknown topic, no open batch, no sticky partition yet)."""
     cdef Topic t = topics.get(topic)
     cdef PartitionQueue q
-    cdef ProducerBatch b
-    cdef Py_ssize_t n, index
-    cdef long long ts
+    cdef uint32_t h
     if t is None:
         return None
-    n = len(t.queues)
     if key is None:
         if t.sticky < 0:
             return None
         q = t.queues[t.sticky]
     else:
-        q = t.queues[(murmur2(key) & 0x7FFFFFFF) % n]
-    b = q.open
+        if type(key) is bytes:
+            h = <uint32_t>_murmur2(<const uint8_t *>PyBytes_AS_STRING(key), PyBytes_GET_SIZE(key))
+        else:  # another bytes-like
+            h = <uint32_t><int32_t>murmur2(key)
+        q = t.queues[(h & 0x7FFFFFFF) % len(t.queues)]
+    return q.open
+
+
+cdef object _appended(ProducerBatch b, long long ts, signal):
+    """The future of the record just appended to ``b``."""
+    cdef Py_ssize_t index = b.count
+    b.count = index + 1
+    if signal is None:
+        return _async_future(b, index, ts)
+    return _record_future(b, index, ts, signal)
+
+
+def append_fast(dict topics, str topic, value, key, headers, timestamp, signal):
+    """``send``'s common case: a known topic, a key hashed with murmur2 (or no key, to the
+    sticky partition), room in the partition's open batch. The record's future, or None
+    when ``ProducerCore.append`` must decide (a new batch, an unknown topic, ...).
+    ``signal`` as for record_future."""
+    cdef ProducerBatch b = _open_batch(topics, topic, key)
+    cdef long long ts
     if b is None:
         return None
     ts = _now_ms() if timestamp is None else timestamp
     if not b.builder.append(value, key=key, timestamp=ts, headers=headers):
         return None
-    index = b.count
-    b.count = index + 1
-    if signal is None:
-        return _async_future(b, index, ts)
-    return _record_future(b, index, ts, signal)
+    return _appended(b, ts, signal)
+
+
+cdef object _append_bytes(dict topics, str topic, value, key, long long timestamp, signal):
+    """append_fast for FastSend: value and key exactly bytes or None, no headers, the
+    timestamp in ms (-1: now); the builder appended to without a Python call."""
+    cdef ProducerBatch b = _open_batch(topics, topic, key)
+    cdef long long ts
+    if b is None:
+        return None
+    ts = _now_ms() if timestamp < 0 else timestamp
+    if not (<BatchBuilder?>b.builder).append_bytes(value, key, ts):
+        return None
+    return _appended(b, ts, signal)
 
 
 cdef class FastSend:
@@ -332,12 +369,13 @@ cdef class FastSend:
             partition is None and not headers and type(topic) is str
             and (value is None or type(value) is bytes)
             and (key is None or type(key) is bytes)
-            and (timestamp is None or (type(timestamp) is int and timestamp >= 0))
+            and (timestamp is None or (type(timestamp) is int and 0 <= timestamp <= INT64_MAX))
         ):
             with self._lock:
                 if self._core.fast:
-                    future = append_fast(
-                        self._core.topics, topic, value, key, (), timestamp, self._signal
+                    future = _append_bytes(
+                        self._core.topics, topic, value, key,
+                        -1 if timestamp is None else timestamp, self._signal
                     )
                     if future is not None:
                         return future
