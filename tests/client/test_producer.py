@@ -676,3 +676,34 @@ def test_every_kind_of_key_lands_in_the_same_partition(cluster, admin, face):
         for headers in (None, [("h", b"x")]):
             with pytest.raises((EncodeError, TypeError), match="timestamp"):
                 producer.send(topic, b"v", key=b"k", headers=headers, timestamp=2**63)
+
+
+def test_asyncio_sends_are_awaitables_asyncio_takes_every_way(cluster, admin):
+    """The compiled path hands back a finished awaitable rather than a coroutine: awaited,
+    gathered or made a task, it gives the record's future; a loop that awaits nothing but
+    its sends, to a topic not known yet, gets every record delivered in order."""
+    import asyncio
+
+    from kafkawire.aio import Producer as AsyncProducer
+
+    topic = new_topic(cluster, 2)
+
+    async def main():
+        async with AsyncProducer(cluster.bootstrap) as producer:
+            futures = [await producer.send(topic, b"%d" % i, key=b"k") for i in range(3000)]
+            assert asyncio.iscoroutine(producer.send(topic, b"probe", key=b"k"))
+            tasked = await asyncio.create_task(producer.send(topic, b"task", key=b"k"))
+            gathered = await asyncio.gather(*(producer.send(topic, b"g", key=b"k") for _ in "ab"))
+            results = [await f for f in [*futures, tasked, *gathered]]
+            again = await futures[0]  # a delivered future awaited twice
+        return results, again
+
+    results, again = asyncio.run(main())
+    assert again == results[0]
+    assert len({r.partition for r in results}) == 1  # one key: one partition, in send order
+    offsets = [r.offset for r in results]
+    assert offsets[:3000] == sorted(offsets[:3000])
+    stored = read_all(admin, topic, 2)[results[0].partition]
+    values = {offset: bare(value) for offset, _, value, _, _ in stored}
+    assert [values[r.offset] for r in results[:3000]] == [b"%d" % i for i in range(3000)]
+    assert values[results[3000].offset] == b"task"

@@ -1,9 +1,11 @@
 """The producer's batches and futures (compiled)."""
 
-from collections.abc import Callable, Generator
-from typing import Any
+from collections.abc import Awaitable, Callable, Generator
+from typing import Any, Generic, TypeVar
 
 from ..types import RecordMetadata, TopicPartition
+
+T = TypeVar("T")
 
 QUEUED: int
 IN_FLIGHT: int
@@ -112,3 +114,29 @@ class FastSend:
         partition: int | None = None,
         timestamp: Any = None,
     ) -> RecordFuture: ...
+
+class Ready(Generic[T]):
+    """An awaitable whose result is there already."""
+
+    def __init__(self, value: T) -> None: ...
+    def __await__(self) -> Generator[Any, None, T]: ...
+    def __iter__(self) -> Ready[T]: ...
+    def __next__(self) -> Any: ...
+    def send(self, value: Any) -> Any: ...
+    def throw(self, typ: Any, val: Any = None, tb: Any = None) -> Any: ...
+    def close(self) -> None: ...
+
+class AsyncFastSend:
+    def __init__(
+        self, core: Any, full_path: Callable[..., Awaitable[AsyncRecordFuture]]
+    ) -> None: ...
+    def __call__(
+        self,
+        topic: str,
+        value: Any = None,
+        *,
+        key: Any = None,
+        headers: Any = None,
+        partition: int | None = None,
+        timestamp: Any = None,
+    ) -> Awaitable[AsyncRecordFuture]: ...

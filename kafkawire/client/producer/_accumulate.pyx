@@ -11,6 +11,7 @@ these calls.
 
 import asyncio
 from collections import deque
+from collections.abc import Coroutine
 
 cimport cython
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
@@ -189,6 +190,8 @@ cdef class AsyncRecordFuture(_RecordOutcome):
     """What ``kafkawire.aio.Producer.send`` returns: ``await`` it for the RecordMetadata."""
 
     def __await__(self):
+        if self._batch.state == _DONE:  # delivered: no coroutine, no trip through the loop
+            return Ready(self._outcome())
         return _await_outcome(self).__await__()
 
     def result(self):
@@ -382,3 +385,79 @@ cdef class FastSend:
         return self._full_path(
             topic, value, key=key, headers=headers, partition=partition, timestamp=timestamp
         )
+
+
+@cython.no_gc
+@cython.final
+cdef class Ready:
+    """An awaitable whose result is there already: ``await`` gives it without a trip through
+    the event loop (the common case of ``AsyncProducer.send``, a delivered record's future).
+    A coroutine as far as asyncio is concerned, so ``create_task`` takes it too."""
+
+    cdef object _value
+
+    def __cinit__(self, value):
+        self._value = value
+
+    def __await__(self):
+        return self
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        raise StopIteration(self._value)
+
+    def send(self, value):
+        raise StopIteration(self._value)
+
+    def throw(self, typ, val=None, tb=None):
+        if val is None:
+            raise typ
+        raise val
+
+    def close(self):
+        pass
+
+
+Coroutine.register(Ready)
+
+
+cdef class AsyncFastSend:
+    """``AsyncProducer.send`` for the common case, compiled, as FastSend is for Producer:
+    the record appended and its future handed back by a ``Ready`` awaitable. The rest goes
+    to the whole path (a coroutine), told with ``placing=True`` when only the placement
+    failed (a new batch, a topic not known yet), so that it lets the sender run first."""
+
+    cdef object _core
+    cdef object _full_path
+
+    def __init__(self, core, full_path):
+        self._core = core
+        self._full_path = full_path
+
+    def __call__(
+        self, topic, value=None, *, key=None, headers=None, partition=None, timestamp=None
+    ):
+        if type(value) is str:
+            value = (<str>value).encode()
+        if type(key) is str:
+            key = (<str>key).encode()
+        cdef bint plain = (
+            partition is None and not headers and type(topic) is str
+            and (value is None or type(value) is bytes)
+            and (key is None or type(key) is bytes)
+            and (timestamp is None or (type(timestamp) is int and 0 <= timestamp <= INT64_MAX))
+        )
+        if plain and self._core.fast:
+            future = _append_bytes(
+                self._core.topics, topic, value, key,
+                -1 if timestamp is None else timestamp, None
+            )
+            if future is not None:
+                return Ready(future)
+        return self._full_path(
+            topic, value, key=key, headers=headers, partition=partition, timestamp=timestamp,
+            placing=plain and self._core.fast,
+        )
+

@@ -27,7 +27,14 @@ from ..errors import BufferFullError, ClientError, RequestTimeoutError
 from ..flow import Flow, within
 from ..sync_transport import SyncTransport
 from ..types import TopicPartition
-from ._accumulate import DONE, AsyncRecordFuture, FastSend, ProducerBatch, RecordFuture
+from ._accumulate import (
+    DONE,
+    AsyncFastSend,
+    AsyncRecordFuture,
+    FastSend,
+    ProducerBatch,
+    RecordFuture,
+)
 from .columns import (
     arrow_columns,
     batch_columns,
@@ -469,6 +476,8 @@ class AsyncProducer(_ProducerMethods):
         self._reports = Reports(
             self._core, self._config, self._producer, contextlib.nullcontext(), self._reported
         )
+        # the common case of send, compiled; the rest goes to _send_whole
+        self.send = AsyncFastSend(self._producer, self._send_whole)
 
     def _notify(self) -> None:
         if self._space is not None:
@@ -501,6 +510,28 @@ class AsyncProducer(_ProducerMethods):
         timestamp: int | float | datetime.datetime | None = None,
     ) -> AsyncRecordFuture:
         """``Producer.send``: returns the record's future once it is queued."""
+        return await self._send_whole(
+            topic, value, key=key, headers=headers, partition=partition, timestamp=timestamp
+        )
+
+    async def _send_whole(
+        self,
+        topic,
+        value=None,
+        *,
+        key=None,
+        headers=None,
+        partition=None,
+        timestamp=None,
+        placing: bool = False,
+    ) -> AsyncRecordFuture:
+        """The whole path of send. ``placing``: the compiled path found no room in the open
+        batch, or the topic not known yet; the sender runs first (it ships the batch that
+        filled, asks for the topic's partitions), else a loop that never awaits anything
+        else would queue everything before the first request goes out. Nothing is queued
+        before that: a cancelled send queued nothing."""
+        if placing:
+            await asyncio.sleep(0)
         value = bytes_field("value", value)
         key = bytes_field("key", key)
         timestamp = timestamp_ms(timestamp)
