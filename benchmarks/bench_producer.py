@@ -37,11 +37,16 @@ librdkafka and the senders work in other threads and processes); GC stays on.
 
 ``test_producer_paired`` runs the contenders one after the other, round after round, the
 order reversed every other round (A, B, C, C, B, A, ...), one warm-up round dropped, and
-records the medians of the rounds' ratios: kafkawire send over confluent-kafka (goal >= 1.5x),
+records the medians of the rounds' ratios: kafkawire send over confluent-kafka (goal >= 2x),
 send_batch's share of the ceiling (goal >= 0.8), and both over aiokafka. aiokafka takes ~35 s
 per 1M records on the 2-core machine: it runs in one measured round per cell only
-(AIOKAFKA_ROUNDS). kafkawire's asyncio producer (``produce_kafkawire_asyncio``) is not in the
-rounds (~40-50 s per 1M records when this was written).
+(AIOKAFKA_ROUNDS).
+
+``test_asyncio_producer_paired`` does the same for the asyncio producers (acks=all, none and
+lz4): kafkawire's ``await send`` per record, aiokafka's, and confluent-kafka's
+``AIOProducer``'s ``await produce``, each future then awaited (kafkawire's one by one, the
+others' through ``gather``, as each library's futures are meant to be used); the ratio to
+the faster peer of each round (goal >= 2x).
 """
 
 from __future__ import annotations
@@ -248,8 +253,11 @@ def produce_kafkawire_asyncio(run: Run) -> int:
             futures = []
             for key, value in zip(d.keys, d.values, strict=True):
                 futures.append(await send(topic, value, key=key))
-            results = await asyncio.gather(*futures)
-            return sum(1 for r in results if r.offset >= 0)
+            delivered = 0
+            for future in futures:  # (gather would wrap each record's future in a Task)
+                if (await future).offset >= 0:
+                    delivered += 1
+            return delivered
 
     return asyncio.run(produce())
 
@@ -313,6 +321,40 @@ def produce_aiokafka(run: Run) -> int:
             return sum(1 for r in results if r.offset >= 0)
         finally:
             await producer.stop()
+
+    return asyncio.run(produce())
+
+
+def produce_confluent_asyncio(run: Run) -> int:
+    """confluent-kafka's asyncio producer (``confluent_kafka.aio.AIOProducer``): ``await
+    produce()`` per record, which gives an asyncio future of the delivered message."""
+    from confluent_kafka.aio import AIOProducer
+
+    d = run.data
+
+    async def produce() -> int:
+        producer = AIOProducer(
+            {
+                "bootstrap.servers": run.bootstrap,
+                "acks": run.acks,
+                "compression.type": run.codec,
+                "linger.ms": LINGER_MS,
+                "partitioner": "murmur2_random",
+                "enable.idempotence": run.acks == "all",
+                "queue.buffering.max.messages": 2 * RECORDS,
+            }
+        )
+        try:
+            send = producer.produce
+            topic = run.topic
+            futures = []
+            for key, value in zip(d.keys, d.values, strict=True):
+                futures.append(await send(topic, value, key))
+            await producer.flush()
+            messages = await asyncio.gather(*futures)
+            return sum(1 for m in messages if m.offset() >= 0)
+        finally:
+            await producer.close()
 
     return asyncio.run(produce())
 
@@ -391,6 +433,7 @@ CONTENDERS = {
     "ceiling (raw Produce requests)": produce_ceiling,
     "aiokafka": produce_aiokafka,
     "kafkawire asyncio send": produce_kafkawire_asyncio,
+    "confluent-kafka asyncio": produce_confluent_asyncio,
 }
 PAIRED = [
     "kafkawire send",
@@ -473,4 +516,42 @@ def test_producer_paired(benchmark, broker, data, acks, codec):
         median_seconds={n: median_seconds(n) for n in PAIRED if any(n in r for r in rounds)},
         seconds=[{k: round(v, 3) for k, v in r.items()} for r in rounds],
         broker_rss_mb=[round(x) for x in rss],
+    )
+
+
+ASYNCIO_PAIRED = ["kafkawire asyncio send", "aiokafka", "confluent-kafka asyncio"]
+
+
+@pytest.mark.parametrize("codec", ["none", "lz4"])
+@pytest.mark.benchmark(timer=time.perf_counter)
+def test_asyncio_producer_paired(benchmark, broker, data, codec):
+    """The asyncio producers (acks=all) in alternation, round after round: kafkawire's
+    ``await send`` per record against aiokafka's and confluent-kafka's (``AIOProducer``);
+    the medians of the rounds' ratios (goal: >= 2x the faster of the two)."""
+    seconds: list[dict[str, float]] = []
+
+    def one_round() -> None:
+        names = ASYNCIO_PAIRED if len(seconds) % 2 == 0 else ASYNCIO_PAIRED[::-1]
+        seconds.append({name: run_one(broker, data, name, "all", codec) for name in names})
+
+    benchmark.group = f"asyncio producer paired rounds (acks=all, {codec})"
+    benchmark.pedantic(one_round, rounds=PAIRED_ROUNDS, warmup_rounds=1)
+    rounds = seconds[1:]  # the warm-up round
+    ours = "kafkawire asyncio send"
+
+    def each(theirs: str) -> list[float]:
+        return [round(r[theirs] / r[ours], 3) for r in rounds]
+
+    faster_peer = [min(r["aiokafka"], r["confluent-kafka asyncio"]) / r[ours] for r in rounds]
+    benchmark.extra_info.update(
+        suite="producer-asyncio-paired",
+        impl="paired",
+        acks="all",
+        codec=codec,
+        records=RECORDS,
+        partitions=PARTITIONS,
+        over_aiokafka=each("aiokafka"),
+        over_confluent_asyncio=each("confluent-kafka asyncio"),
+        over_faster_peer=[round(x, 3) for x in faster_peer],
+        seconds=[{k: round(v, 3) for k, v in r.items()} for r in rounds],
     )
