@@ -26,7 +26,7 @@ import pytest
 
 from kafkawire import Consumer
 from kafkawire.client import Client, TopicPartition
-from kafkawire.client.consumer.core import batches_end
+from kafkawire.client.consumer.fetcher import batches_end
 
 confluent_kafka = pytest.importorskip("confluent_kafka")
 aiokafka = pytest.importorskip("aiokafka")

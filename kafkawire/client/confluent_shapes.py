@@ -11,7 +11,8 @@ from typing import Any
 
 from kafkawire.protocol.error_codes import ERRORS, BrokerError
 
-from .consumer.core import DeserializationError, NoOffsetError
+from .consumer.batches import DeserializationError
+from .consumer.core import NoOffsetError
 from .errors import (
     AuthenticationError,
     BrokerConnectionError,

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 
 from kafkawire import BatchBuilder, build_batches, decode_records, read_batches
-from kafkawire.client.consumer.core import ConsumerBatch, PartitionRecords
+from kafkawire.client.consumer.batches import ConsumerBatch, PartitionRecords
 from kafkawire.client.types import RecordChunk, TopicPartition
 from kafkawire.records import segments
 from kafkawire.records.arrow import arrow_schema

@@ -16,6 +16,7 @@ import traceback
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from kafkawire.records import ConsumerRecord
 from kafkawire.records._decode import _consumer_record
 
 from ..aio_transport import AsyncTransport
@@ -35,14 +36,9 @@ from ..producer.transactions import ConsumerGroupMetadata
 from ..stats import Statistics
 from ..sync_transport import SyncTransport
 from ..types import EARLIEST, LATEST, TopicPartition
+from .batches import ConsumerBatch, DeserializationError, PartitionRecords
 from .config import consumer_config
-from .core import (
-    ConsumerBatch,
-    ConsumerCore,
-    ConsumerRecord,
-    DeserializationError,
-    PartitionRecords,
-)
+from .core import ConsumerCore
 
 _FOREVER = 1e9  # poll(timeout=None): as long as it takes
 # what error_cb hears instead of poll raising it (librdkafka's error events)

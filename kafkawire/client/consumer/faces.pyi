@@ -8,7 +8,7 @@ from kafkawire.registry.deserializer import RegistryDeserializer
 
 from ..producer.transactions import ConsumerGroupMetadata
 from ..types import ClusterMetadata, OffsetAndMetadata, OffsetAndTimestamp, TopicPartition
-from .core import ConsumerBatch
+from .batches import ConsumerBatch
 
 _Topics = str | Iterable[str] | re.Pattern[str]
 # (partitions), or confluent-kafka's (consumer, partitions)
