@@ -1,8 +1,13 @@
-"""kafkawire's modules import one another in one direction: no module imports, at its top,
+"""kafkawire's layout: modules a newcomer can read, in an order.
+
+Modules import one another in one direction: no module imports, at its top,
 inside a function or for type checking only, a module that imports it back (directly or
 through others). A cycle makes an import's outcome depend on which module comes first, and a
 newcomer cannot read the modules in an order. A package importing its own modules (to
-re-export their names) is not a cycle; the Cython modules' Python imports count."""
+re-export their names) is not a cycle; the Cython modules' Python imports count.
+
+No hand-written module is over 800 lines: past that, a module holds more than one concern
+(docs/architecture.md). Generated code (first line ``# GENERATED``) is not counted."""
 
 from __future__ import annotations
 
@@ -111,9 +116,8 @@ def test_the_graph_sees_imports_of_every_kind():
     # what the check below relies on: top-level, relative, deferred and Cython imports
     graph = _graph()
     assert "kafkawire.client.flow" in graph["kafkawire.client.consumer.core"]  # from .flow import
-    assert (
-        "kafkawire.records" in graph["kafkawire.client.consumer.fetcher"]
-    )  # from kafkawire.records
+    # from kafkawire.records import
+    assert "kafkawire.records" in graph["kafkawire.client.consumer.fetcher"]
     assert "kafkawire.client.share.faces" in graph["kafkawire.confluent"]
     # a deferred import, inside a function
     assert "kafkawire.registry.deserializer" in graph["kafkawire.client.consumer.faces"]
@@ -124,3 +128,31 @@ def test_the_graph_sees_imports_of_every_kind():
 
 def test_no_import_cycles():
     assert _cycles(_graph()) == []
+
+
+MODULE_LINES = 800
+SOURCE_SUFFIXES = {".py", ".pyi", ".pyx", ".pxi", ".pxd"}
+
+
+def _line_counts() -> dict[str, int]:
+    """Lines of every hand-written source file of kafkawire, by path."""
+    counts = {}
+    for path in sorted(ROOT.rglob("*")):
+        if path.suffix in SOURCE_SUFFIXES:
+            text = path.read_text()
+            if not text.startswith("# GENERATED"):
+                counts[str(path.relative_to(ROOT.parent))] = text.count("\n")
+    return counts
+
+
+def test_the_module_sizes_are_read():
+    counts = _line_counts()
+    assert "kafkawire/client/flow.py" in counts and "kafkawire/records/_build.pyx" in counts
+    assert "kafkawire/records/_decode_view.pxi" in counts  # the Cython includes count
+    generated = ROOT / "protocol" / "_generated_messages.py"
+    assert generated.read_text().count("\n") > MODULE_LINES  # skipped, not small
+    assert "kafkawire/protocol/_generated_messages.py" not in counts
+
+
+def test_no_hand_written_module_is_over_800_lines():
+    assert {path: n for path, n in _line_counts().items() if n > MODULE_LINES} == {}

@@ -13,14 +13,11 @@ The features, each a package with a sans-IO ``core`` and its two ``faces``: ``co
 consumer drives (classic and KIP-848), the assignors and the groups' administration.
 """
 
+from kafkawire.records import ConsumerRecord
+
 from .admin import ConfigEntry, ConfigResource
-from .consumer.core import (
-    ConsumerBatch,
-    ConsumerRecord,
-    DeserializationError,
-    NoOffsetError,
-    PartitionRecords,
-)
+from .consumer.batches import ConsumerBatch, DeserializationError, PartitionRecords
+from .consumer.core import NoOffsetError
 from .consumer.faces import AsyncConsumer, Consumer
 from .errors import (
     AuthenticationError,
