@@ -28,7 +28,7 @@ import numpy as np
 import pyarrow as pa
 
 from kafkawire.client import Client, TopicPartition
-from kafkawire.client.config_file import read_properties
+from kafkawire.client.config.files import read_properties
 
 CODECS = ["none", "gzip", "snappy", "lz4", "zstd"]
 HEADERS_TYPE = pa.list_(pa.struct([("key", pa.string()), ("value", pa.binary())]))

@@ -64,7 +64,7 @@ def plural(count: int, noun: str) -> str:
 
 def command_properties(args) -> dict:
     """The client properties of --command-config (none without it), with -X's over them."""
-    from kafkawire.client.config_file import read_properties
+    from kafkawire.client.config.files import read_properties
     from kafkawire.client.errors import ConfigError
 
     try:

@@ -21,7 +21,7 @@ from kafkawire.cli.common import (
 from kafkawire.cli.convert import ProgressBar
 from kafkawire.cli.printing import IdleClock, print_record
 from kafkawire.client import Client, Consumer, TopicPartition
-from kafkawire.client.config import is_client_property
+from kafkawire.client.config.client import is_client_property
 from kafkawire.client.errors import ConfigError
 from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError
 

@@ -126,7 +126,7 @@ class Options:
 
 def cmd_produce(args: argparse.Namespace) -> int:
     from kafkawire.client import Client, Producer
-    from kafkawire.client.config import is_client_property
+    from kafkawire.client.config.client import is_client_property
     from kafkawire.client.errors import ConfigError
 
     fmt = _format(args)

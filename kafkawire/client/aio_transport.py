@@ -15,7 +15,7 @@ import time
 
 from kafkawire.errors import KafkawireError
 
-from .config import ClientConfig
+from .config.client import ClientConfig
 from .core import ClientCore, ConnectionKey
 from .errors import BrokerConnectionError, ClientError, RequestTimeoutError
 from .flow import Call, Flow, Sleep, Start, Wait, calls_of, resume, unreachable

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from kafkawire.protocol import messages as m
 from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError, raise_for_code
 
-from .config import ClientConfig
+from .config.client import ClientConfig
 from .errors import BrokerConnectionError
 from .flow import ANY_BROKER, Call, Flow, retrying
 from .types import ClusterMetadata, PartitionInfo, TopicInfo, TopicPartition

@@ -14,7 +14,7 @@ from typing import Any
 
 from . import admin
 from .aio_transport import AsyncTransport
-from .config import ClientConfig, client_config
+from .config.client import ClientConfig, client_config
 from .consumer import offsets
 from .consumer.fetcher import fetch
 from .core import ClientCore

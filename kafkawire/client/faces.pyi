@@ -3,7 +3,7 @@ from types import TracebackType
 from typing import Any
 
 from .admin import ConfigEntry, ConfigResource
-from .config import ClientConfig
+from .config.client import ClientConfig
 from .groups.admin import (
     GroupDescription,
     GroupListing,

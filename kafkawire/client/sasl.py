@@ -31,8 +31,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .config import ClientConfig
-from .config_values import Secret
+from .config.client import ClientConfig
+from .config.values import Secret
 from .errors import AuthenticationError, ConfigError
 
 MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER")

@@ -15,7 +15,7 @@ import secrets
 import ssl
 import tempfile
 
-from .config import ClientConfig
+from .config.client import ClientConfig
 from .errors import BrokerConnectionError, ConfigError, TlsError
 
 

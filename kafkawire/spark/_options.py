@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from kafkawire.client import Client, Consumer, Producer, TopicPartition
-from kafkawire.client.config import client_config
+from kafkawire.client.config.client import client_config
 from kafkawire.client.errors import ConfigError
 from kafkawire.client.sasl import sasl_authenticator
 from kafkawire.errors import KafkawireError
@@ -78,7 +78,7 @@ _JAVA_ONLY_PROPERTIES = frozenset(
         "socket.connection.setup.timeout.max.ms",
     }
 )
-# kafka.* options handed to the client as they are (TLS and SASL: kafkawire.client.config)
+# kafka.* options handed to the client as they are (TLS and SASL: kafkawire.client.config.client)
 _SECURITY_PREFIXES = ("kafka.security.protocol", "kafka.ssl.", "kafka.sasl.")
 _SUBSCRIPTIONS = ("subscribe", "subscribePattern", "assign")
 # Spark's Kafka source options (kafka.* aside), as Spark spells them

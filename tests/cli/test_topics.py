@@ -11,7 +11,7 @@ import trustme
 
 from kafkawire import cli
 from kafkawire.client import Client, TopicPartition
-from kafkawire.client.config_file import read_properties
+from kafkawire.client.config.files import read_properties
 from tests.support.sasl_bed import sasl_bed
 from tests.support.tls import server_context
 

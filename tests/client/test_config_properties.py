@@ -21,8 +21,8 @@ from kafkawire.client import (
     logs,
     sync_transport,
 )
-from kafkawire.client.config import client_config, client_names, is_client_property
-from kafkawire.client.config_reading import snake
+from kafkawire.client.config.client import client_config, client_names, is_client_property
+from kafkawire.client.config.reading import snake
 from kafkawire.client.consumer.config import consumer_config, consumer_property
 from kafkawire.client.errors import ConfigError
 from kafkawire.client.producer.config import producer_config, producer_property
@@ -712,7 +712,7 @@ def test_a_keyword_near_miss_gets_a_keyword_hint(typo, suggested):
 
 
 def test_suggestions_compare_words_not_whole_names():
-    from kafkawire.client.config_suggestions import _suggest
+    from kafkawire.client.config.suggestions import _suggest
 
     # difflib on the whole name once took these for each other
     assert _suggest("client.rack", ["client.id"]) == ""

@@ -15,7 +15,7 @@ import uuid
 import pytest
 
 from kafkawire.client import Client, CommitFailedError, TopicPartition
-from kafkawire.client.config import client_config
+from kafkawire.client.config.client import client_config
 from kafkawire.client.consumer.config import consumer_config
 from kafkawire.client.core import ClientCore
 from kafkawire.client.errors import ConfigError

@@ -146,7 +146,7 @@ def test_a_pattern_matches_internal_topics_only_when_asked(exclude):
     import re
 
     from kafkawire import messages as m
-    from kafkawire.client.config import client_config
+    from kafkawire.client.config.client import client_config
     from kafkawire.client.consumer.config import consumer_config
     from kafkawire.client.consumer.core import ConsumerCore
     from kafkawire.client.core import ClientCore

@@ -11,8 +11,8 @@ import time
 import pytest
 import scramp
 
-from kafkawire.client.config import client_config
-from kafkawire.client.config_jaas import jaas_settings
+from kafkawire.client.config.client import client_config
+from kafkawire.client.config.jaas import jaas_settings
 from kafkawire.client.errors import AuthenticationError, ConfigError
 from kafkawire.client.sasl import OAuthBearer, Plain, SaslAuthenticator, Scram, sasl_authenticator
 

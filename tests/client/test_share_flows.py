@@ -13,7 +13,7 @@ import uuid
 import pytest
 
 from kafkawire.client import Client, TopicPartition
-from kafkawire.client.config import client_config
+from kafkawire.client.config.client import client_config
 from kafkawire.client.core import ClientCore
 from kafkawire.client.share.membership import ShareGroupMember, TopicIdPartition
 from kafkawire.client.share.session import AcknowledgeType, Acquired, ShareSession

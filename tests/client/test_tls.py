@@ -11,7 +11,7 @@ import uuid
 import pytest
 
 from kafkawire.client import ConfigError, TopicPartition
-from kafkawire.client.config import client_config
+from kafkawire.client.config.client import client_config
 from kafkawire.client.errors import BrokerConnectionError, TlsError
 from tests.support.broker import free_port, launch_tansu
 from tests.support.faces import make_client

@@ -226,7 +226,7 @@ class Wire:
     routing by node id), each decoded response returned."""
 
     def __init__(self, bootstrap: str) -> None:
-        from kafkawire.client.config import client_config
+        from kafkawire.client.config.client import client_config
         from kafkawire.client.core import ClientCore
         from kafkawire.client.sync_transport import SyncTransport
 

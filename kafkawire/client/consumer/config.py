@@ -7,14 +7,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..config import (
+from ..config.client import (
     ClientConfig,
     client_config,
     is_client_keyword,
     is_client_property,
     suggest,
 )
-from ..config_reading import (
+from ..config.reading import (
     Collected,
     check_unused,
     keyword_table,

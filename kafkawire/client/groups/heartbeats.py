@@ -11,7 +11,7 @@ import contextlib
 import threading
 from collections.abc import Callable
 
-from ..config import ClientConfig
+from ..config.client import ClientConfig
 from ..core import ClientCore
 from ..flow import Flow
 from ..sync_transport import SyncTransport

@@ -9,14 +9,14 @@ from typing import Any
 
 from kafkawire.compression import Codec
 
-from ..config import (
+from ..config.client import (
     ClientConfig,
     client_config,
     is_client_keyword,
     is_client_property,
     suggest,
 )
-from ..config_reading import (
+from ..config.reading import (
     Collected,
     check_unused,
     keyword_table,

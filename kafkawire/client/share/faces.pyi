@@ -4,7 +4,7 @@ from typing import Any
 
 from kafkawire.records import ConsumerRecord
 
-from ..config import ClientConfig
+from ..config.client import ClientConfig
 from ..consumer.config import ConsumerConfig
 from ..types import TopicPartition
 from .core import CommitCallback, ShareBatch

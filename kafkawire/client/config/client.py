@@ -2,11 +2,10 @@
 write them (librdkafka's names; Java's spellings of the same settings are accepted too).
 
 ``ClientConfig`` and the table of the client's properties: the field each sets and the
-converter of its value (``config_values.py``), the properties taken and ignored or refused with
-why, and ``client_config``, which reads them (``config_reading.py``: the rules the consumer's
-and the producer's settings share). ``sasl.jaas.config`` is read by ``config_jaas.py``, a
-properties file by ``config_file.py``, and a mistyped name gets the closest known one
-(``config_suggestions.py``)."""
+converter of its value (``values.py``), the properties taken and ignored or refused with why,
+and ``client_config``, which reads them (``reading.py``: the rules the consumer's and the
+producer's settings share). ``sasl.jaas.config`` is read by ``jaas.py``, a properties file by
+``files.py``, and a mistyped name gets the closest known one (``suggestions.py``)."""
 
 from __future__ import annotations
 
@@ -17,8 +16,10 @@ from typing import Any
 
 from kafkawire.protocol.framing import DEFAULT_MAX_FRAME_SIZE
 
-from .config_jaas import jaas_settings
-from .config_reading import (
+from ..errors import ConfigError
+from ..logs import debug_contexts, log_ignored, logger_setting
+from .jaas import jaas_settings
+from .reading import (
     Collected,
     _convert,
     check_unused,
@@ -27,8 +28,8 @@ from .config_reading import (
     owns_property,
     read_property,
 )
-from .config_suggestions import _suggest
-from .config_values import (
+from .suggestions import _suggest
+from .values import (
     _SECRET_FIELDS,
     Secret,
     _buffer_bytes,
@@ -52,8 +53,6 @@ from .config_values import (
     boolean,
     parse_servers,
 )
-from .errors import ConfigError
-from .logs import debug_contexts, log_ignored, logger_setting
 
 
 @dataclass(frozen=True)

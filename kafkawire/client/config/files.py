@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import ConfigError
+from ..errors import ConfigError
 
 
 def read_properties(path: str) -> dict[str, str]:

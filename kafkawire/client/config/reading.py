@@ -9,9 +9,9 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .config_values import _SECRET_FIELDS, Secret
-from .errors import ConfigError
-from .logs import log_ignored
+from ..errors import ConfigError
+from ..logs import log_ignored
+from .values import _SECRET_FIELDS, Secret
 
 
 def snake(name: str) -> str:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .config_suggestions import _suggest
-from .config_values import _SECRET_FIELDS, Secret, _extensions
+from .suggestions import _suggest
+from .values import _SECRET_FIELDS, Secret, _extensions
 
 # JAAS login modules (Java's sasl.jaas.config) and the settings their options become
 _JAAS_MODULES = {

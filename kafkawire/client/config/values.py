@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .errors import ConfigError
+from ..errors import ConfigError
 
 
 class Secret(str):
