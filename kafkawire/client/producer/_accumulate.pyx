@@ -15,6 +15,9 @@ from collections.abc import Coroutine
 
 cimport cython
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.ref cimport Py_DECREF, Py_INCREF
+from cpython.tuple cimport PyTuple_SET_ITEM
 from libc.stdint cimport INT64_MAX, int32_t, uint32_t, uint8_t
 
 from kafkawire.records._build cimport BatchBuilder, _murmur2
@@ -22,6 +25,9 @@ from kafkawire.records._build cimport BatchBuilder, _murmur2
 from kafkawire.records._build import murmur2, stamp_producer
 
 from ..types import RecordMetadata
+
+cdef extern from "Python.h":
+    PyObject *PyType_GenericAlloc(PyTypeObject *type, Py_ssize_t nitems) except NULL
 
 cdef extern from "<time.h>" nogil:
     cdef struct timespec:
@@ -38,6 +44,25 @@ cdef long long _now_ms() noexcept:
     cdef timespec ts
     clock_gettime(CLOCK_REALTIME, &ts)
     return <long long>ts.tv_sec * 1000 + ts.tv_nsec // 1000000
+
+
+cdef object _record_metadata(topic, partition, offset, timestamp):
+    """RecordMetadata(topic, partition, offset, timestamp), made as tuple.__new__ makes a
+    tuple subclass's instance, without its temporary tuple: the NamedTuple's own __new__ is
+    a Python function, three times the time of this, paid once a record."""
+    cdef PyObject *raw = PyType_GenericAlloc(<PyTypeObject *>RecordMetadata, 4)
+    cdef object md = <object>raw  # a new reference: the allocation's own is dropped below
+    Py_DECREF(md)
+    # SET_ITEM steals a reference
+    Py_INCREF(topic)
+    PyTuple_SET_ITEM(md, 0, topic)
+    Py_INCREF(partition)
+    PyTuple_SET_ITEM(md, 1, partition)
+    Py_INCREF(offset)
+    PyTuple_SET_ITEM(md, 2, offset)
+    Py_INCREF(timestamp)
+    PyTuple_SET_ITEM(md, 3, timestamp)
+    return md
 
 
 cdef class ProducerBatch:
@@ -135,8 +160,7 @@ cdef class _RecordOutcome:
             raise b.error
         offset = -1 if b.base_offset < 0 else b.base_offset + self._index
         timestamp = b.log_append_time if b.log_append_time >= 0 else self._timestamp
-        # tuple.__new__: RecordMetadata's own __new__ is a Python function, twice the time
-        return tuple.__new__(RecordMetadata, (b.tp.topic, b.tp.partition, offset, timestamp))
+        return _record_metadata(b.tp.topic, b.tp.partition, offset, timestamp)
 
     cdef _add_callback(self, fn):
         if self._batch.callbacks is None:
@@ -161,12 +185,13 @@ cdef class RecordFuture(_RecordOutcome):
 
     cdef object _signal  # the producer's Condition
 
-    def _wait(self, timeout):
+    cdef int _wait(self, timeout) except -1:
         if self._batch.state == _DONE:
-            return
+            return 0
         with self._signal:
             if not self._signal.wait_for(self.done, timeout):
                 raise TimeoutError(f"no delivery report in {timeout} s")
+        return 0
 
     def result(self, timeout=None):
         self._wait(timeout)
@@ -350,12 +375,14 @@ cdef class FastSend:
 
     cdef object _lock
     cdef object _core
+    cdef dict _topics  # the core's, which it never replaces
     cdef object _signal
     cdef object _full_path
 
     def __init__(self, lock, core, signal, full_path):
         self._lock = lock
         self._core = core
+        self._topics = core.topics
         self._signal = signal
         self._full_path = full_path
 
@@ -377,7 +404,7 @@ cdef class FastSend:
             with self._lock:
                 if self._core.fast:
                     future = _append_bytes(
-                        self._core.topics, topic, value, key,
+                        self._topics, topic, value, key,
                         -1 if timestamp is None else timestamp, self._signal
                     )
                     if future is not None:
