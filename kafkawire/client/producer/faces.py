@@ -202,6 +202,11 @@ class Producer(_ProducerMethods):
             is held until its partitions are, and its future fails if they cannot be had (no
             such topic after topic.metadata.propagation.max.ms, no broker reachable).
         """
+        if topic not in self._producer.topics:
+            # held: the sender is asking for the topic's partitions; the GIL goes to it now
+            # rather than after the switch interval (5 ms), for each step of its handshake,
+            # while a loop of sends would hold every record until the answer is in
+            time.sleep(0)
         value = bytes_field("value", value)
         key = bytes_field("key", key)
         timestamp = timestamp_ms(timestamp)
