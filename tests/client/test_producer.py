@@ -691,7 +691,9 @@ def test_asyncio_sends_are_awaitables_asyncio_takes_every_way(cluster, admin):
     async def main():
         async with AsyncProducer(cluster.bootstrap) as producer:
             futures = [await producer.send(topic, b"%d" % i, key=b"k") for i in range(3000)]
-            assert asyncio.iscoroutine(producer.send(topic, b"probe", key=b"k"))
+            probe = producer.send(topic, b"probe", key=b"k")
+            assert asyncio.iscoroutine(probe)  # whichever path took it
+            await probe
             tasked = await asyncio.create_task(producer.send(topic, b"task", key=b"k"))
             gathered = await asyncio.gather(*(producer.send(topic, b"g", key=b"k") for _ in "ab"))
             results = [await f for f in [*futures, tasked, *gathered]]

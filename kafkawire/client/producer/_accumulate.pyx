@@ -367,6 +367,23 @@ cdef object _append_bytes(dict topics, str topic, value, key, long long timestam
     return _appended(b, ts, signal)
 
 
+cdef inline object _utf8(object o):
+    """A str value or key as its UTF-8 bytes (send takes str too); anything else as it is."""
+    return (<str>o).encode() if type(o) is str else o
+
+
+cdef inline bint _plain(topic, value, key, headers, partition, timestamp):
+    """Whether the compiled path can take the record as it is: bytes or None, a time in ms
+    or None, no headers, no partition. The rest (other buffers, wrong kinds, float or
+    datetime timestamps) is checked and converted by the whole path."""
+    return (
+        partition is None and not headers and type(topic) is str
+        and (value is None or type(value) is bytes)
+        and (key is None or type(key) is bytes)
+        and (timestamp is None or (type(timestamp) is int and 0 <= timestamp <= INT64_MAX))
+    )
+
+
 cdef class FastSend:
     """``Producer.send`` for the common case, compiled: a producer's instance attribute that
     shadows the method (``Producer.send``, the whole path), which it calls for the rest
@@ -389,18 +406,8 @@ cdef class FastSend:
     def __call__(
         self, topic, value=None, *, key=None, headers=None, partition=None, timestamp=None
     ):
-        if type(value) is str:
-            value = (<str>value).encode()
-        if type(key) is str:
-            key = (<str>key).encode()
-        # bytes or None, a time in ms or None: the rest (other buffers, wrong kinds, float or
-        # datetime timestamps) is checked and converted by the whole path
-        if (
-            partition is None and not headers and type(topic) is str
-            and (value is None or type(value) is bytes)
-            and (key is None or type(key) is bytes)
-            and (timestamp is None or (type(timestamp) is int and 0 <= timestamp <= INT64_MAX))
-        ):
+        value, key = _utf8(value), _utf8(key)
+        if _plain(topic, value, key, headers, partition, timestamp):
             with self._lock:
                 if self._core.fast:
                     future = _append_bytes(
@@ -466,16 +473,8 @@ cdef class AsyncFastSend:
     def __call__(
         self, topic, value=None, *, key=None, headers=None, partition=None, timestamp=None
     ):
-        if type(value) is str:
-            value = (<str>value).encode()
-        if type(key) is str:
-            key = (<str>key).encode()
-        cdef bint plain = (
-            partition is None and not headers and type(topic) is str
-            and (value is None or type(value) is bytes)
-            and (key is None or type(key) is bytes)
-            and (timestamp is None or (type(timestamp) is int and 0 <= timestamp <= INT64_MAX))
-        )
+        value, key = _utf8(value), _utf8(key)
+        cdef bint plain = _plain(topic, value, key, headers, partition, timestamp)
         if plain and self._core.fast:
             future = _append_bytes(
                 self._core.topics, topic, value, key,
