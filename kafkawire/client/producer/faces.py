@@ -514,7 +514,8 @@ class AsyncProducer(_ProducerMethods):
         partition: int | None = None,
         timestamp: int | float | datetime.datetime | None = None,
     ) -> AsyncRecordFuture:
-        """``Producer.send``: returns the record's future once it is queued."""
+        """``Producer.send``: returns the record's future once it is queued. Always await
+        it: the common case queues the record at the call, the rest when awaited."""
         return await self._send_whole(
             topic, value, key=key, headers=headers, partition=partition, timestamp=timestamp
         )
