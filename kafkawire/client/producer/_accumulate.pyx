@@ -5,8 +5,8 @@ a hash, an append to the partition's open ``BatchBuilder`` and one small future 
 
 A batch is built (encoded, compressed) when the sender takes it; only then does it get its
 producer id, epoch and sequence number, so batches that never left need no renumbering.
-No IO and no locking here: the producer core (``producer/core.py``) holds its lock around
-these calls.
+No IO here, and no locking but FastSend's: the producer core (``producer/core.py``) holds
+its lock around the other calls.
 """
 
 import asyncio
@@ -135,6 +135,9 @@ cdef class ProducerBatch:
         return callbacks or ()
 
 
+# Futures are not tracked by the garbage collector: a loop that keeps 1M of them would pay for
+# collections walking them all. Their one cycle (a future among its pending batch's callbacks)
+# ends when the batch does, and every batch ends (delivered, failed, expired or closed).
 @cython.no_gc
 cdef class _RecordOutcome:
     """The outcome of one record: its batch and its place in it."""
