@@ -477,8 +477,11 @@ cdef class AsyncFastSend:
         self, topic, value=None, *, key=None, headers=None, partition=None, timestamp=None
     ):
         value, key = _utf8(value), _utf8(key)
-        cdef bint plain = _plain(topic, value, key, headers, partition, timestamp)
-        if plain and self._core.fast:
+        # only the placement can fail when the record is plain and the fast path open
+        cdef bint placing = (
+            _plain(topic, value, key, headers, partition, timestamp) and self._core.fast
+        )
+        if placing:
             future = _append_bytes(
                 self._core.topics, topic, value, key,
                 -1 if timestamp is None else timestamp, None
@@ -487,6 +490,6 @@ cdef class AsyncFastSend:
                 return Ready(future)
         return self._full_path(
             topic, value, key=key, headers=headers, partition=partition, timestamp=timestamp,
-            placing=plain and self._core.fast,
+            placing=placing,
         )
 

@@ -214,8 +214,7 @@ class Producer(_ProducerMethods):
         deadline = None
         with self._signal:
             while True:
-                if self._closed:
-                    raise ClientError("the producer is closed")
+                self._check_open()
                 try:
                     return self._producer.send(
                         topic, value, key, headers, partition, timestamp, self._signal
@@ -542,8 +541,7 @@ class AsyncProducer(_ProducerMethods):
         key = bytes_field("key", key)
         timestamp = timestamp_ms(timestamp)
         headers = header_pairs(headers) if headers else ()
-        if self._closed:
-            raise ClientError("the producer is closed")
+        self._check_open()
         if self._sender is None:
             self._start()
         try:
@@ -648,8 +646,7 @@ class AsyncProducer(_ProducerMethods):
         partitions=None,
     ) -> AsyncBatchFuture:
         """``Producer.send_batch``; ``await`` the result for the BatchMetadata."""
-        if self._closed:
-            raise ClientError("the producer is closed")
+        self._check_open()
         values, keys, timestamps = batch_columns(values, keys, timestamps)
         self._start()
         count = self._producer.partition_count(topic)
