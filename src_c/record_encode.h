@@ -54,10 +54,12 @@ typedef struct {
 /* Write rows i, i + 1, ... (before n) into b while each one is ordinary: the
  * record fits max_bytes (the first of a batch: INT32_MAX) and cap, and every
  * column has the row loaded.  keys/hdrs NULL: null keys, no headers; ts NULL: every
- * timestamp is now.  Returns the first row not written; b->full tells whether it
- * stopped because that row opens the next batch. */
+ * timestamp is now.  rows non-NULL: i and n count positions in rows, an ascending
+ * gather (position i writes row rows[i]; ts is indexed by row).  Returns the first
+ * position not written; b->full tells whether it stopped because that row opens the
+ * next batch.  Touches no Python object: callable without the GIL. */
 int64_t kw_encode_rows(kw_batch *b, const kw_bin_col *vals, const kw_bin_col *keys,
-                       const int64_t *ts, int64_t now, const kw_hdr_col *hdrs, int64_t i,
-                       int64_t n);
+                       const int64_t *ts, int64_t now, const kw_hdr_col *hdrs,
+                       const int64_t *rows, int64_t i, int64_t n);
 
 #endif

@@ -152,6 +152,7 @@ def build_batches(
     base_sequence: int = -1,
     is_transactional: bool = False,
     partition_leader_epoch: int = -1,
+    rows: Any = None,
 ) -> list[bytes]:
     """Encode columns of records into as many magic 2 batches as ``max_bytes`` needs.
 
@@ -170,8 +171,11 @@ def build_batches(
     :param headers: Arrow list<struct<key: string, value: binary>> (Spark's Kafka header
         column; null lists: no headers), a sequence of per-row (key, value) iterables,
         or None.
+    :param rows: ascending row indices (an int array): only these rows are written, in
+        this order, as if the columns had been gathered first (without the copy).  The
+        producer passes each partition's rows.
     :raises EncodeError: columns of different lengths, unsupported types, a null header
-        key, or a producer field out of range.
+        key, rows out of range or not ascending, or a producer field out of range.
     """
 
 def murmur2(key: _Bytes) -> int:

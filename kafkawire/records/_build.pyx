@@ -95,8 +95,8 @@ cdef extern from "record_encode.h" nogil:
         int64_t max_ts
         int full
     int64_t kw_encode_rows(kw_batch *b, const kw_bin_col *vals, const kw_bin_col *keys,
-                           const int64_t *ts, int64_t now, const kw_hdr_col *hdrs, int64_t i,
-                           int64_t n)
+                           const int64_t *ts, int64_t now, const kw_hdr_col *hdrs,
+                           const int64_t *rows, int64_t i, int64_t n)
 
 
 cdef enum:

@@ -380,13 +380,18 @@ def build_batches(
     base_sequence=-1,
     is_transactional=False,
     partition_leader_epoch=-1,
+    rows=None,
 ):
     """Encode columns (Arrow, numpy 'S<n>', or sequences) into magic 2 batches of at most
-    max_bytes each, byte-identical to appending the rows one by one to BatchBuilder."""
+    max_bytes each, byte-identical to appending the rows one by one to BatchBuilder.
+    rows: ascending row indices, the only rows written (a gather without a copy)."""
     cdef _Col vcol = _column(values, "values")
     cdef _Col kcol = None
     cdef _HdrCol hcol = None
-    cdef Py_ssize_t n = vcol.length, i = 0, vl, kl, nh
+    cdef Py_ssize_t n = vcol.length, m, i = 0, row, vl, kl, nh
+    cdef const int64_t[::1] rowv
+    cdef const int64_t *rp = NULL
+    cdef object rows_arr = None
     cdef const uint8_t *vp = NULL
     cdef const uint8_t *kp = NULL
     cdef int64_t now = _now_ms(), offset
@@ -414,6 +419,13 @@ def build_batches(
     if ts_arr is not None and n:
         tsv = ts_arr
         tsp = &tsv[0]
+    m = n
+    if rows is not None:
+        rows_arr = _gather_rows(rows, n)
+        m = len(rows_arr)
+        if m:
+            rowv = rows_arr
+            rp = &rowv[0]
     b = BatchBuilder(
         compression=compression,
         max_bytes=max_bytes,
@@ -424,7 +436,7 @@ def build_batches(
         base_sequence=base_sequence,
         is_transactional=is_transactional,
     )
-    if n == 0:
+    if m == 0:
         return out
     # room for a full batch, unless that is far more than the data needs
     cap = <size_t>b._max_bytes + 64  # slack: the C writer may over-copy short strings
@@ -435,11 +447,15 @@ def build_batches(
     b._restart(offset, seq, cap)
     fast = vcol.kind == K_OFF32 and (kcol is None or kcol.kind == K_OFF32) and (
         hcol is None or (hcol.seq is None and not hcol.large))
-    while i < n:
-        if fast and _bin_ready(vcol, i, &cv) and (
-                kcol is None or _bin_ready(kcol, i, &ck)) and (
-                hcol is None or _hdr_ready(hcol, i, &ch)):
-            # the ordinary rows in C; it stops at the first row left to the code below
+    # i counts positions in rows (without rows: rows themselves)
+    while i < m:
+        row = i if rp == NULL else rp[i]
+        if fast and _bin_ready(vcol, row, &cv) and (
+                kcol is None or _bin_ready(kcol, row, &ck)) and (
+                hcol is None or _hdr_ready(hcol, row, &ch)):
+            # the ordinary rows in C; it stops at the first row left to the code below.
+            # It reads Arrow buffers (immutable, held by the columns) and writes b's
+            # buffer, which nothing else sees yet: other threads run meanwhile.
             kb.buf = b._buf
             kb.len = b._len
             kb.cap = b._cap
@@ -447,15 +463,17 @@ def build_batches(
             kb.count = b._count
             kb.first_ts = b._first_ts
             kb.max_ts = b._max_ts
-            i = <Py_ssize_t>kw_encode_rows(
-                &kb, &cv, NULL if kcol is None else &ck, tsp, now,
-                NULL if hcol is None else &ch, i, n)
+            with nogil:
+                i = <Py_ssize_t>kw_encode_rows(
+                    &kb, &cv, NULL if kcol is None else &ck, tsp, now,
+                    NULL if hcol is None else &ch, rp, i, m)
             b._len = kb.len
             b._count = kb.count
             b._first_ts = kb.first_ts
             b._max_ts = kb.max_ts
-            if i >= n:
+            if i >= m:
                 break
+            row = i if rp == NULL else rp[i]
             if kb.full:
                 # row i opens the next batch (what _add would say, without asking it)
                 b._built = True
@@ -464,11 +482,11 @@ def build_batches(
                 seq = _next_sequence(seq, b._count)
                 b._restart(offset, seq, cap)
                 continue
-        vl = vcol.get(i, &vp)
-        kl = -1 if kcol is None else kcol.get(i, &kp)
-        nh = 0 if hcol is None else hcol.fill(i, b)
+        vl = vcol.get(row, &vp)
+        kl = -1 if kcol is None else kcol.get(row, &kp)
+        nh = 0 if hcol is None else hcol.fill(row, b)
         # (on an exception, b's views go with b)
-        added = b._add(kp, kl, vp, vl, now if tsp == NULL else tsp[i], nh)
+        added = b._add(kp, kl, vp, vl, now if tsp == NULL else tsp[row], nh)
         if b._nviews:  # header values from a Python headers column
             b._release_views()
         if not added:
@@ -483,6 +501,20 @@ def build_batches(
     b._built = True
     out.append(b._build_v2())
     return out
+
+
+cdef object _gather_rows(object rows, Py_ssize_t n):
+    """build_batches' rows as a contiguous int64 array, checked: inside the columns and
+    ascending (the columns read their chunks forwards)."""
+    cdef object a = np.ascontiguousarray(rows, dtype=np.int64)
+    if a.ndim != 1:
+        raise EncodeError(f"rows: expected a 1-D array of row indices, got shape {a.shape}")
+    if len(a):
+        if a[0] < 0 or a[len(a) - 1] >= n:
+            raise EncodeError(f"rows: indices must be in [0, {n})")
+        if len(a) > 1 and (np.diff(a) < 0).any():
+            raise EncodeError("rows: indices must ascend")
+    return a
 
 
 # ---- Java's default partitioner ----------------------------------------------------------

@@ -265,6 +265,59 @@ def test_send_batch_bad_rows(cluster, admin, face):
     assert set(md.partitions.tolist()) <= {0, 1}
 
 
+def test_send_batch_bad_row_in_a_later_partition_queues_nothing(cluster, admin, face):
+    """Arrow rows are encoded and queued partition by partition (the sender starts on the
+    first while the rest are encoded); a row that would fail later, too large or with a null
+    header key, is found before anything is queued."""
+    topic = new_topic(cluster, 2)
+    config = {"message.max.bytes": 5000, "batch.size": 5000, "linger.ms": 0}
+    header_type = pa.list_(pa.struct([("key", pa.string()), ("value", pa.binary())]))
+    with make_producer(face, cluster.bootstrap, config=config) as producer:
+        with pytest.raises(RecordTooLargeError, match=r"row 2 .*message\.max\.bytes"):
+            producer.send_batch(topic, pa.array([b"a", b"b", b"x" * 9000]), partitions=[0, 0, 1])
+        headers = pa.array(
+            [[{"key": "h", "value": b"1"}], [], [{"key": None, "value": b"2"}]], header_type
+        )
+        with pytest.raises(EncodeError, match="row 2: a header key is null"):
+            producer.send_batch(
+                topic, pa.array([b"a", b"b", b"c"]), headers=headers, partitions=[0, 0, 1]
+            )
+        md = producer.send_batch(topic, pa.array([b"c", b"d"]), partitions=[1, 0]).result(20)
+    assert md.offsets.tolist() == [0, 0]
+    stored = read_all(admin, topic, 2)
+    assert [bare(v) for _, _, v, _, _ in stored[0]] == [b"d"]
+    assert [bare(v) for _, _, v, _, _ in stored[1]] == [b"c"]
+
+
+def test_send_batch_encodes_partition_by_partition(monkeypatch):
+    """With Arrow columns, encode_rows gives the batches of a partition once that partition
+    is encoded, not after all of them; with Python lists (whose rows cannot be sized
+    cheaply) every batch is encoded first."""
+    from kafkawire.client.producer import columns
+    from kafkawire.client.producer.config import ProducerConfig
+
+    calls = []
+    real = columns.build_batches
+
+    def counting(*args, **kwargs):
+        calls.append(kwargs["rows"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(columns, "build_batches", counting)
+    config = ProducerConfig()
+    values = [b"v%d" % i for i in range(10)]
+    partitions = [i % 2 for i in range(10)]
+    _, batches = columns.encode_rows(config, "t", 2, pa.array(values), None, None, None, partitions)
+    first = next(iter(batches))
+    assert first[0] == TopicPartition("t", 0) and first[2].tolist() == [0, 2, 4, 6, 8]
+    assert len(calls) == 1
+    assert [tp.partition for tp, _, _ in batches] == [1]  # the rest, encoded as asked for
+    assert len(calls) == 2
+    calls.clear()
+    _, batches = columns.encode_rows(config, "t", 2, values, None, None, None, partitions)
+    assert len(calls) == 2 and len(batches) == 2
+
+
 def test_idempotent_by_default_batches_carry_producer_id_and_sequences(cluster, admin, face):
     topic = new_topic(cluster, 1)
     with make_producer(face, cluster.bootstrap, config={"batch.size": 1000}) as producer:

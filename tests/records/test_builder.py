@@ -525,6 +525,64 @@ def test_build_batches_arrow_random_rows_equal_per_record(max_bytes):
     )
 
 
+@pytest.mark.parametrize("max_bytes", [300, 16384])
+def test_build_batches_rows_equal_the_rows_gathered_first(max_bytes):
+    """rows= (the producer's per-partition gather) writes what the gathered columns would:
+    Arrow (chunked, sliced, nulls, headers), numpy 'S<n>' and Python lists, and timestamps
+    indexed by row."""
+    rng = np.random.default_rng(11)
+    rows = [
+        (
+            None if rng.random() < 0.1 else bytes(rng.integers(0, 256, int(n), dtype=np.uint8)),
+            None if rng.random() < 0.1 else b"v" * int(rng.integers(0, 200)),
+            T0 + int(rng.integers(0, 10**6)),
+            [("h", b"x" * int(rng.integers(0, 70)))] if rng.random() < 0.5 else [],
+        )
+        for n in rng.integers(0, 40, 300)
+    ]
+    keys, values, ts = columns(rows)
+    hdr = arrow_headers(rows)
+    chunked = pa.chunked_array([pa.array(values[:100]), pa.array(values[100:])])
+    for pick in (np.flatnonzero(rng.random(300) < 0.3), np.arange(300), [0, 1, 2, 299], []):
+        pick = np.asarray(pick, dtype=np.int64)
+        chosen = [rows[i] for i in pick]
+        want = per_record(chosen, max_bytes=max_bytes) if chosen else []
+        for vals in (pa.array(values), chunked, values):
+            got = build_batches(
+                vals,
+                keys=pa.array(keys),
+                timestamps=ts,
+                headers=hdr,
+                rows=pick,
+                max_bytes=max_bytes,
+            )
+            assert got == want
+        plain = [(k or b"", v or b"", t, []) for k, v, t, _ in chosen]
+        no_nulls = [(k or b"", v or b"", t, []) for k, v, t, _ in rows]
+        k2, v2, _ = columns(no_nulls)
+        got = build_batches(
+            pa.array(v2), keys=pa.array(k2), timestamps=ts, rows=pick, max_bytes=max_bytes
+        )
+        assert got == (per_record(plain, max_bytes=max_bytes) if plain else [])
+        fixed_v = np.array([(v or b"").ljust(200, b".") for v in values], dtype="S200")
+        got = build_batches(fixed_v, timestamps=ts, rows=pick.tolist(), max_bytes=max_bytes)
+        fixed_rows = [
+            (None, fixed_v[i].tobytes(), t, []) for i, (*_, t, _) in zip(pick, plain, strict=True)
+        ]
+        assert got == (per_record(fixed_rows, max_bytes=max_bytes) if fixed_rows else [])
+
+
+def test_build_batches_rows_checked():
+    with pytest.raises(EncodeError, match=r"rows: indices must be in \[0, 2\)"):
+        build_batches([b"a", b"b"], rows=[0, 2])
+    with pytest.raises(EncodeError, match="rows: indices must be in"):
+        build_batches([b"a", b"b"], rows=[-1])
+    with pytest.raises(EncodeError, match="rows: indices must ascend"):
+        build_batches(pa.array([b"a", b"b"]), rows=[1, 0])
+    with pytest.raises(EncodeError, match="rows: expected a 1-D array"):
+        build_batches([b"a", b"b"], rows=[[0]])
+
+
 def test_build_batches_empty_and_default_timestamps():
     assert build_batches([]) == []
     (out,) = build_batches([b"a", None])

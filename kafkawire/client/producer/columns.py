@@ -179,33 +179,35 @@ def encode_rows(
     config: ProducerConfig, topic, count, values, keys, headers, timestamps, partitions
 ):
     """Encode a send_batch's rows for a topic of ``count`` partitions: (the partition of every
-    row, [(tp, batch bytes, its rows)]). No lock held.
+    row, the batches as (tp, batch bytes, its rows)). No lock held.
+
+    The batches come partition by partition, each as soon as it is encoded, so that the
+    sender sends the first ones while the caller encodes the rest (the encoder lets other
+    threads run). When a row could be too large for message.max.bytes, every batch is
+    encoded first: the error leaves nothing of the call queued.
 
     :raises RecordTooLargeError: a row alone is larger than message.max.bytes (nothing of
         the call is queued)."""
+    split, parts = _split(config, topic, count, values, keys, partitions)
+    if isinstance(timestamps, list | tuple):  # converted once, not once per partition
+        timestamps = np.asarray(timestamps, dtype=np.int64)
+    batches = _encode_partitions(config, topic, split, values, keys, headers, timestamps)
+    if not _rows_fit(config, values, keys, headers):
+        batches = list(batches)
+    return parts, batches
+
+
+def _encode_partitions(config: ProducerConfig, topic, split, values, keys, headers, timestamps):
     c = config
-    split, parts = _split(c, topic, count, values, keys, partitions)
-    encoded = []
     for partition, rows in split:
-
-        def pick(column, rows=rows):
-            if column is None or rows is None:
-                return column
-            if isinstance(column, np.ndarray):  # before "take": numpy has one too
-                return column[rows]
-            if hasattr(column, "take"):  # an Arrow array
-                import pyarrow as pa
-
-                return column.take(pa.array(rows))
-            return [column[i] for i in rows]
-
         batches = build_batches(
-            pick(values),
-            keys=pick(keys),
-            headers=pick(headers),
-            timestamps=pick(timestamps),
+            values,
+            keys=keys,
+            headers=headers,
+            timestamps=timestamps,
             compression=c.compression,
             max_bytes=c.batch_size,
+            rows=rows,
         )
         at = 0
         all_rows = np.arange(len(values)) if rows is None else rows
@@ -217,9 +219,67 @@ def encode_rows(
                     f"{topic}-{partition}, larger than message.max.bytes "
                     f"({c.message_max_bytes}); nothing of this call was sent"
                 )
-            encoded.append((TopicPartition(topic, partition), data, all_rows[at : at + records]))
+            yield TopicPartition(topic, partition), data, all_rows[at : at + records]
             at += records
-    return parts, encoded
+
+
+# a record's bytes beyond its key, value and headers (length, attributes, timestamp and
+# offset deltas, key and value lengths, header count: varints at their widest), and its
+# batch's header
+_RECORD_OVERHEAD = 5 + 1 + 10 + 5 + 5 + 5 + 5
+_BATCH_HEADER = 61
+
+
+def _rows_fit(config: ProducerConfig, values, keys, headers) -> bool:
+    """True when no row can make a batch larger than message.max.bytes, from the columns'
+    longest entries, and no row has a null header key (False when that is not cheap to
+    know: Python lists)."""
+    if config.batch_size > config.message_max_bytes:
+        return False
+    longest = [_longest(values), 0 if keys is None else _longest(keys)]
+    if headers is not None:
+        longest.append(_longest_headers(headers))
+    if None in longest:
+        return False
+    return _BATCH_HEADER + _RECORD_OVERHEAD + sum(longest) <= config.message_max_bytes
+
+
+def _longest(column) -> int | None:
+    """The longest entry of an Arrow or numpy 'S<n>' column (None: another kind)."""
+    if isinstance(column, np.ndarray):
+        return column.dtype.itemsize if column.dtype.kind == "S" else None
+    if not type(column).__module__.startswith("pyarrow"):
+        return None
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    kind = column.type
+    if pa.types.is_null(kind):
+        return 0
+    if pa.types.is_fixed_size_binary(kind):
+        return kind.byte_width
+    longest = pc.max(pc.binary_length(column)).as_py()
+    return 0 if longest is None else longest
+
+
+def _longest_headers(headers) -> int | None:
+    """A bound on one row's header bytes for an Arrow list<struct<key, value>> column: the
+    most headers of a row, each with the longest key and value and their lengths."""
+    if not type(headers).__module__.startswith("pyarrow"):
+        return None
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    try:
+        flat = pc.list_flatten(headers)
+        most = pc.max(pc.list_value_length(headers)).as_py() or 0
+        keys, values = pc.struct_field(flat, "key"), pc.struct_field(flat, "value")
+    except (pa.ArrowException, KeyError, TypeError):
+        return None  # not that shape: build_batches says why
+    key, value = _longest(keys), _longest(values)
+    if key is None or value is None or keys.null_count:  # a null key: build_batches refuses
+        return None
+    return most * (key + value + 10)
 
 
 def _split(config: ProducerConfig, topic, count, values, keys, partitions) -> tuple:
@@ -250,7 +310,9 @@ def _split(config: ProducerConfig, topic, count, values, keys, partitions) -> tu
         parts = np.full(n, np.random.randint(count), np.int32)
     if n and parts.min() == parts.max():
         return [(int(parts[0]), None)], parts
-    order = np.argsort(parts, kind="stable")
+    # a stable sort of 8- or 16-bit integers is numpy's radix sort: 4-8x faster than on int32
+    narrow = np.int8 if count <= 127 else np.int16 if count <= 32767 else np.int32
+    order = np.argsort(parts.astype(narrow, copy=False), kind="stable")
     cuts = np.flatnonzero(np.diff(parts[order])) + 1
     return [(int(parts[rows[0]]), rows) for rows in np.split(order, cuts)], parts
 
