@@ -422,6 +422,62 @@ def test_asyncio_producer_in_its_own_loop(cluster, admin):
     assert sent.partition == 1 and sent.offset >= 0
 
 
+def test_asyncio_send_batch_encodes_off_the_event_loop(cluster, admin, monkeypatch):
+    """A large send_batch is encoded in a worker thread, a partition at a time: other tasks
+    run between the partitions' encodings, and every row arrives where the partitioner put
+    it."""
+    import asyncio
+
+    from kafkawire.aio import Producer as AsyncProducer
+    from kafkawire.client.producer import columns
+
+    encodings = []  # (thread, the ticker's count) as each partition's encoding starts
+    real = columns.build_batches
+
+    def watched(*args, **kwargs):
+        encodings.append((threading.current_thread(), ticks))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(columns, "build_batches", watched)
+    ticks = 0
+
+    topic = new_topic(cluster, 3)
+    n = 30_000
+    keys = pa.array([b"k%d" % (i % 97) for i in range(n)])
+    values = pa.array([b"v%d" % i for i in range(n)])
+
+    async def main():
+        running = True
+
+        async def ticker():
+            nonlocal ticks
+            while running:
+                ticks += 1
+                await asyncio.sleep(0)
+
+        async with AsyncProducer(cluster.bootstrap) as producer:
+            await producer.partitions_for(topic)
+            task = asyncio.ensure_future(ticker())
+            await asyncio.sleep(0)
+            future = await producer.send_batch(topic, values, keys=keys)
+            running = False
+            await task
+            return await future, threading.current_thread()
+
+    md, loop_thread = asyncio.run(main())
+    assert len(encodings) == 3
+    assert all(thread is not loop_thread for thread, _ in encodings)
+    assert encodings[0][1] < encodings[1][1] < encodings[2][1]  # the loop ran in between
+    assert md.partitions.tolist() == [default_partition(b"k%d" % (i % 97), 3) for i in range(n)]
+    stored = read_all(admin, topic, 3)
+    assert sorted(bare(v) for p in stored for _, _, v, _, _ in stored[p]) == sorted(
+        b"v%d" % i for i in range(n)
+    )
+    for p in stored:  # each partition's rows in the call's order
+        rows = [int(bare(v)[1:]) for _, _, v, _, _ in stored[p]]
+        assert rows == sorted(rows)
+
+
 def test_settings_are_checked():
     from kafkawire import Producer
 

@@ -10,6 +10,7 @@ naming the field (and the row, in a column).
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import math
 import operator
@@ -195,6 +196,36 @@ def encode_rows(
     if not _rows_fit(config, values, keys, headers):
         batches = list(batches)
     return parts, batches
+
+
+# below this many rows a hop to a worker thread costs more than encoding on the event loop
+_OFF_LOOP_ROWS = 10_000
+
+
+async def encode_rows_async(
+    config: ProducerConfig, topic, count, values, keys, headers, timestamps, partitions
+):
+    """``encode_rows`` for the asyncio producer: (the partition of every row, an async
+    iterator of the batches). A large call is encoded in a worker thread, a partition at a
+    time, so that the event loop, and the sender on it, runs meanwhile."""
+    args = (config, topic, count, values, keys, headers, timestamps, partitions)
+    if len(values) < _OFF_LOOP_ROWS:
+        parts, batches = encode_rows(*args)
+    else:
+        parts, batches = await asyncio.to_thread(encode_rows, *args)
+    if isinstance(batches, list):  # encoded already
+        return parts, _each(batches)
+    return parts, _each_from_thread(batches)
+
+
+async def _each(batches):
+    for batch in batches:
+        yield batch
+
+
+async def _each_from_thread(batches):
+    while (batch := await asyncio.to_thread(next, batches, None)) is not None:
+        yield batch
 
 
 def _encode_partitions(config: ProducerConfig, topic, split, values, keys, headers, timestamps):

@@ -40,6 +40,7 @@ from .columns import (
     batch_columns,
     bytes_field,
     encode_rows,
+    encode_rows_async,
     header_pairs,
     timestamp_ms,
 )
@@ -654,12 +655,12 @@ class AsyncProducer(_ProducerMethods):
             count = await self._job(
                 self._producer.metadata.topic_flow(topic), None, f"partitions of {topic}"
             )
-        parts, encoded = encode_rows(
+        parts, encoded = await encode_rows_async(
             self._config, topic, count, values, keys, headers, timestamps, partitions
         )
         columns = _Columns(topic, parts)
         deadline = time.monotonic() + self._config.max_block
-        for tp, data, rows in encoded:
+        async for tp, data, rows in encoded:
             await self._wait_for_space(deadline)
             columns.parts.append((self._producer.append_built(tp, data, len(rows)), rows))
         return AsyncBatchFuture(columns)
