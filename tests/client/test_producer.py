@@ -478,6 +478,41 @@ def test_asyncio_send_batch_encodes_off_the_event_loop(cluster, admin, monkeypat
         assert rows == sorted(rows)
 
 
+@pytest.mark.parametrize("codec", ["lz4", "none"])
+def test_large_send_batch_compressed_by_two_threads(cluster, admin, monkeypatch, codec):
+    """A large compressed send_batch encodes its partitions in a pool of two threads (an
+    uncompressed one in the caller's thread); the batches still go out partition by
+    partition, each partition's rows in the call's order."""
+    from kafkawire.client.producer import columns
+
+    threads = set()
+    real = columns.build_batches
+
+    def watched(*args, **kwargs):
+        threads.add(threading.current_thread().name)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(columns, "build_batches", watched)
+    topic = new_topic(cluster, 4)
+    n = 20_000
+    keys = pa.array([b"k%d" % (i % 101) for i in range(n)])
+    values = pa.array([b"v%d" % i for i in range(n)])
+    with make_producer("sync", cluster.bootstrap, config={"compression.type": codec}) as producer:
+        md = producer.send_batch(topic, values, keys=keys).result(20)
+    if codec == "none":
+        assert threads == {threading.current_thread().name}
+    else:
+        # the pool's threads (how many of them took a partition is up to the scheduler)
+        assert threads and all(t.startswith("kafkawire-encode") for t in threads)
+    assert md.partitions.tolist() == [default_partition(b"k%d" % (i % 101), 4) for i in range(n)]
+    stored = read_all(admin, topic, 4)
+    assert sum(len(rows) for rows in stored.values()) == n
+    for p, rows in stored.items():
+        got = [int(bare(v)[1:]) for _, _, v, _, _ in rows]
+        assert got == [i for i in range(n) if md.partitions[i] == p]
+        assert [offset for offset, *_ in rows] == md.offsets[md.partitions == p].tolist()
+
+
 def test_settings_are_checked():
     from kafkawire import Producer
 

@@ -11,6 +11,7 @@ naming the field (and the row, in a column).
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import datetime
 import math
 import operator
@@ -230,8 +231,9 @@ async def _each_from_thread(batches):
 
 def _encode_partitions(config: ProducerConfig, topic, split, values, keys, headers, timestamps):
     c = config
-    for partition, rows in split:
-        batches = build_batches(
+
+    def encode(rows):
+        return build_batches(
             values,
             keys=keys,
             headers=headers,
@@ -240,6 +242,9 @@ def _encode_partitions(config: ProducerConfig, topic, split, values, keys, heade
             max_bytes=c.batch_size,
             rows=rows,
         )
+
+    encoded = _in_parallel(encode, split, compressed=c.compression is not None)
+    for (partition, rows), batches in zip(split, encoded, strict=True):
         at = 0
         all_rows = np.arange(len(values)) if rows is None else rows
         for data in batches:
@@ -252,6 +257,30 @@ def _encode_partitions(config: ProducerConfig, topic, split, values, keys, heade
                 )
             yield TopicPartition(topic, partition), data, all_rows[at : at + records]
             at += records
+
+
+# threads that encode a large compressed call's partitions side by side (build_batches
+# writes the records and compresses them without the GIL)
+_ENCODERS = 2
+
+
+def _in_parallel(encode, split, *, compressed: bool):
+    """encode(rows) of each partition, in order, as each is done: by _ENCODERS threads for a
+    compressed call of several partitions and many rows. Uncompressed, the encoding is
+    bound by memory, not by a core, and a second thread did not pay when this was chosen;
+    for a small call the threads' start costs more than they save."""
+    rows_in_call = sum(len(rows) for _, rows in split if rows is not None)
+    if not compressed or len(split) < 2 or rows_in_call < _OFF_LOOP_ROWS:
+        for _, rows in split:
+            yield encode(rows)
+        return
+    pool = concurrent.futures.ThreadPoolExecutor(_ENCODERS, thread_name_prefix="kafkawire-encode")
+    try:
+        # the next partitions start while the caller queues the ones done
+        for future in [pool.submit(encode, rows) for _, rows in split]:
+            yield future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 # a record's bytes beyond its key, value and headers (length, attributes, timestamp and
