@@ -53,6 +53,7 @@ C_SOURCES = {
         "vendor/zstd/decompress/zstd_decompress_block.c",
     ],
     "kafkawire.protocol._codec": [],
+    "kafkawire.protocol._frame_body": [],
     "kafkawire.client.producer._accumulate": [],
     "kafkawire.registry._avro": ["avro_decode.c"],
     "kafkawire.registry._avro_encode": ["avro_encode.c"],

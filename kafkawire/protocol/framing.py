@@ -18,10 +18,13 @@ from collections.abc import Iterator
 
 from kafkawire.errors import CorruptError, LimitExceededError, TruncatedError
 from kafkawire.protocol._codec import decode_response, encode_request
+from kafkawire.protocol._frame_body import FrameBody
 
 DEFAULT_MAX_FRAME_SIZE = 100 * 1024 * 1024  # Kafka's socket.request.max.bytes default
 _SIZE = struct.Struct(">i")
 _CHUNK = 65536  # the least room get_buffer offers
+# a frame with this much still to come is received in place (FrameBody), not in the buffer
+_LARGE = 1 << 20
 
 
 class FrameReader:
@@ -30,6 +33,10 @@ class FrameReader:
     Memory stays bounded whatever the size prefixes say: a size over ``max_frame_size`` is an
     error as soon as its 4 bytes arrive, and the buffer grows with the bytes that did arrive
     (at most doubling), never to a size a prefix announces.
+
+    A frame with a megabyte or more still to come, once it is the first one pending, is
+    received in place (``FrameBody``): straight into the bytes object handed out, with no
+    copy from the buffer.
     """
 
     def __init__(self, *, max_frame_size: int = DEFAULT_MAX_FRAME_SIZE) -> None:
@@ -38,28 +45,53 @@ class FrameReader:
         self._pos = 0  # start of the first frame not handed out yet
         self._end = 0  # end of the bytes received; _buf[_end:] is room for more
         self._consumed = 0  # bytes dropped from _buf's front, for error offsets
+        self._large: FrameBody | None = None  # the frame received in place, before _buf's
+        self._large_at = 0  # where its size prefix starts in the byte stream
 
     def get_buffer(self, sizehint: int = -1) -> memoryview:
         """Room for the next bytes received; report how many arrived with ``buffer_updated``.
         Release the view before the next call (asyncio and ``recv_into`` do)."""
+        if self._large is not None and not self._large.complete:
+            return self._large.room()
         buffered = self._end - self._pos
         room = max(_CHUNK, sizehint)
         if len(self._buf) - self._end >= room:  # room enough: no growth, no copy
             return memoryview(self._buf)[self._end :]
         missing = self._missing()
+        if missing >= _LARGE and self._large is None:
+            return self._receive_in_place()
         if missing > room:  # the rest of a large frame: grow with what has arrived
             room = min(missing, max(room, buffered))
         self._make_room(room)
         return memoryview(self._buf)[self._end :]
 
+    def _receive_in_place(self) -> memoryview:
+        """The frame at _pos moves to a FrameBody (what arrived of it, and all that comes)."""
+        size = self._frame_size()
+        arrived = self._end - self._pos - 4
+        body = FrameBody(size, max(_CHUNK, 2 * arrived))
+        with memoryview(self._buf) as view:
+            body.put(view[self._pos + 4 : self._end])
+        self._large, self._large_at = body, self._consumed + self._pos
+        # _buf's next byte is the one after this frame: the stream skips what goes to body
+        self._consumed += size - arrived
+        self._pos = self._end
+        return body.room()
+
     def buffer_updated(self, nbytes: int) -> None:
         """``nbytes`` were written at the start of the last ``get_buffer`` view."""
+        if self._large is not None and not self._large.complete:
+            self._large.updated(nbytes)
+            return
         if not 0 <= nbytes <= len(self._buf) - self._end:
             raise ValueError(f"buffer_updated({nbytes}) exceeds the room given")
         self._end += nbytes
 
     def feed(self, data: bytes | bytearray | memoryview) -> None:
         """Bytes received, handed over as an object."""
+        if self._large is not None and not self._large.complete:
+            taken = self._large.put(data)
+            data = memoryview(data)[taken:]
         n = len(data)
         self._make_room(n)
         self._buf[self._end : self._end + n] = data
@@ -67,6 +99,11 @@ class FrameReader:
 
     def next_frame(self) -> bytes | None:
         """The next complete frame, or None until more bytes arrive."""
+        if self._large is not None:
+            if not self._large.complete:
+                return None
+            body, self._large = self._large, None
+            return body.take()
         available = self._end - self._pos
         if available < 4:
             return None
@@ -89,11 +126,14 @@ class FrameReader:
     @property
     def buffered(self) -> int:
         """Bytes received but not handed out as frames yet."""
-        return self._end - self._pos
+        large = 0 if self._large is None else 4 + self._large.filled
+        return large + self._end - self._pos
 
     @property
     def position(self) -> int:
         """Where the next frame (its size prefix) starts in the byte stream."""
+        if self._large is not None:
+            return self._large_at
         return self._consumed + self._pos
 
     def frames_with_positions(self) -> list[tuple[int, bytes]]:

@@ -59,3 +59,79 @@ def test_correlator_matches_responses():
     with pytest.raises(TruncatedError):
         c.encode_request(messages.MetadataRequest(), version=1)
         c.decode_response(struct.pack(">i", 2) + b"\x00")
+
+
+def _receive(reader: FrameReader, stream: bytes, steps) -> list[tuple[int, bytes]]:
+    """Write ``stream`` through get_buffer/buffer_updated, ``steps`` bytes at a time (cycled,
+    cut to the room offered), taking the frames (with positions) after each write."""
+    got, pos, i = [], 0, 0
+    while pos < len(stream):
+        with reader.get_buffer() as view:
+            assert len(view) > 0
+            n = min(steps[i % len(steps)], len(view), len(stream) - pos)
+            view[:n] = stream[pos : pos + n]
+        reader.buffer_updated(n)
+        pos, i = pos + n, i + 1
+        got += reader.frames_with_positions()
+    return got
+
+
+@pytest.mark.parametrize("steps", [[1 << 20], [4096, 70001, 3], [9, 1 << 22]])
+def test_large_frames_are_received_in_place(steps):
+    """A frame with a megabyte or more to come goes straight into the bytes handed out:
+    the same frames, in order, at the same stream positions, between small ones."""
+    bodies = [b"s1", bytes(range(256)) * (12 << 10), b"", b"x" * 5, b"y" * (1 << 20) + b"z", b"t"]
+    stream = frames_of(*bodies)
+    reader = FrameReader()
+    got = _receive(reader, stream, steps)
+    assert [frame for _, frame in got] == bodies
+    assert all(type(frame) is bytes for _, frame in got)
+    starts, at = [], 0
+    for body in bodies:
+        starts.append(at + 4)
+        at += 4 + len(body)
+    assert [position for position, _ in got] == starts
+    assert reader.buffered == 0 and reader.position == len(stream)
+
+
+def test_a_large_frame_in_place_grows_with_what_arrived():
+    """A 90 MiB prefix buys no 90 MiB buffer in place either: the room at most doubles what
+    arrived; the positions and the count of bytes buffered stay true meanwhile."""
+    reader = FrameReader(max_frame_size=100 << 20)
+    reader.feed(frames_of(b"first") + (90 << 20).to_bytes(4, "big") + b"a" * 1000)
+    assert reader.next_frame() == b"first"
+    arrived = 1000
+    for _ in range(6):
+        with reader.get_buffer() as view:
+            room = len(view)
+            view[:room] = b"b" * room
+        assert room <= max(65536, 2 * arrived)
+        reader.buffer_updated(room)
+        arrived += room
+        assert reader.buffered == 4 + arrived and reader.position == 9
+        assert reader.next_frame() is None
+    # the rest fed as objects: the body takes its part, the buffer what follows
+    rest = (90 << 20) - arrived
+    reader.feed(b"c" * rest + frames_of(b"after"))
+    big = reader.next_frame()
+    assert len(big) == 90 << 20 and big[:1000] == b"a" * 1000 and big[-rest:] == b"c" * rest
+    assert reader.position == 9 + 4 + (90 << 20)
+    assert reader.next_frame() == b"after" and reader.buffered == 0
+
+
+def test_frame_body_refuses_misuse():
+    from kafkawire.protocol._frame_body import FrameBody
+
+    with pytest.raises(ValueError):
+        FrameBody(0, 10)
+    body = FrameBody(10, 4)
+    with body.room() as view:
+        assert len(view) == 4
+    with pytest.raises(ValueError, match="exceeds the room"):
+        body.updated(5)
+    with pytest.raises(ValueError, match="has 0 of its 10 bytes"):
+        body.take()
+    assert body.put(b"0123456789abc") == 10 and body.complete
+    assert body.take() == b"0123456789"
+    with pytest.raises(ValueError, match="taken"):
+        body.room()
