@@ -393,14 +393,16 @@ cdef class FastSend:
     (unknown topic, a new batch, an explicit partition, a closed producer, a value or key
     that is not bytes, str or None, a timestamp that is not a non-negative int or None, ...)."""
 
-    cdef object _lock
+    cdef object _acquire  # the producer's lock's bound methods: no attribute lookups a record
+    cdef object _release
     cdef object _core
     cdef dict _topics  # the core's, which it never replaces
     cdef object _signal
     cdef object _full_path
 
     def __init__(self, lock, core, signal, full_path):
-        self._lock = lock
+        self._acquire = lock.acquire
+        self._release = lock.release
         self._core = core
         self._topics = core.topics
         self._signal = signal
@@ -411,7 +413,8 @@ cdef class FastSend:
     ):
         value, key = _utf8(value), _utf8(key)
         if _plain(topic, value, key, headers, partition, timestamp):
-            with self._lock:
+            self._acquire()
+            try:
                 if self._core.fast:
                     future = _append_bytes(
                         self._topics, topic, value, key,
@@ -419,6 +422,8 @@ cdef class FastSend:
                     )
                     if future is not None:
                         return future
+            finally:
+                self._release()
         return self._full_path(
             topic, value, key=key, headers=headers, partition=partition, timestamp=timestamp
         )
