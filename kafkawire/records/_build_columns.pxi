@@ -1,6 +1,11 @@
 # build_batches: records from columns (Arrow, numpy, lists), and the partitioner.
 # Included by _build.pyx: one extension module, split by topic.
 
+# batches of at least this many bytes are written without the GIL (smaller ones: releasing
+# and taking it back costs more than other threads gain)
+cdef enum:
+    NOGIL_BATCH_BYTES = 65536
+
 # the kinds of columnar input
 cdef enum:
     K_NULL = 0   # every row null (Arrow null type, or an absent column)
@@ -455,7 +460,8 @@ def build_batches(
                 hcol is None or _hdr_ready(hcol, row, &ch)):
             # the ordinary rows in C; it stops at the first row left to the code below.
             # It reads Arrow buffers (immutable, held by the columns) and writes b's
-            # buffer, which nothing else sees yet: other threads run meanwhile.
+            # buffer, which nothing else sees yet: other threads run meanwhile, when the
+            # batches are large enough for that to pay.
             kb.buf = b._buf
             kb.len = b._len
             kb.cap = b._cap
@@ -463,7 +469,12 @@ def build_batches(
             kb.count = b._count
             kb.first_ts = b._first_ts
             kb.max_ts = b._max_ts
-            with nogil:
+            if b._max_bytes >= NOGIL_BATCH_BYTES:
+                with nogil:
+                    i = <Py_ssize_t>kw_encode_rows(
+                        &kb, &cv, NULL if kcol is None else &ck, tsp, now,
+                        NULL if hcol is None else &ch, rp, i, m)
+            else:
                 i = <Py_ssize_t>kw_encode_rows(
                     &kb, &cv, NULL if kcol is None else &ck, tsp, now,
                     NULL if hcol is None else &ch, rp, i, m)

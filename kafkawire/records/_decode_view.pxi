@@ -747,7 +747,12 @@ def decode_records(buf, *, bint verify_crc=True,
     for k in range(nb):
         if batches[k].crc_pending:
             if k >= crc_done:
-                with nogil:
+                # the GIL goes only when there is enough left to check for that to pay
+                if (batches[nb - 1].byte_offset + batches[nb - 1].size
+                        - batches[k].byte_offset > NOGIL_BYTES):
+                    with nogil:
+                        crc_done = check_crc_group(w.buf, batches, k, nb)
+                else:
                     crc_done = check_crc_group(w.buf, batches, k, nb)
             if batches[k].crc_mismatch:
                 check_v2_crc(&batches[k], w.buf + batches[k].byte_offset)  # raises
