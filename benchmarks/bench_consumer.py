@@ -65,16 +65,8 @@ CONFLUENT_TUNED = {
 
 @pytest.fixture(scope="module")
 def broker():
-    port = broker_mod.free_port()
-    process = broker_mod.launch_tansu(port)
-    try:
-        yield SimpleNamespace(bootstrap=f"127.0.0.1:{port}")
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except Exception:
-            process.kill()
+    with broker_mod.tansu_alone() as (_, bootstrap):
+        yield SimpleNamespace(bootstrap=bootstrap)
 
 
 @pytest.fixture(scope="module", params=CODECS)

@@ -169,20 +169,8 @@ class Broker:
 
 @pytest.fixture(scope="module")
 def broker():
-    # The broker itself, not behind tests/support's recording proxy: the proxy's pumps are
-    # Python threads that would share this process's GIL with the producers being measured.
-    port = broker_mod.free_port()
-    process = broker_mod.launch_tansu(port)
-    bootstrap = f"127.0.0.1:{port}"
-    try:
-        with Client(bootstrap) as admin:
-            yield Broker(process, bootstrap, admin)
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except Exception:
-            process.kill()
+    with broker_mod.tansu_alone() as (process, bootstrap), Client(bootstrap) as admin:
+        yield Broker(process, bootstrap, admin)
 
 
 def _acks_int(acks: str) -> int:

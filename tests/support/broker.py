@@ -215,8 +215,25 @@ def start_broker() -> Broker:
 
 def stop_broker(broker: Broker) -> None:
     broker.proxy.stop()
-    broker.process.terminate()
+    stop_tansu(broker.process)
+
+
+def stop_tansu(process: subprocess.Popen) -> None:
+    process.terminate()
     try:
-        broker.process.wait(10)
+        process.wait(10)
     except subprocess.TimeoutExpired:
-        broker.process.kill()
+        process.kill()
+
+
+@contextlib.contextmanager
+def tansu_alone() -> Iterator[tuple[subprocess.Popen, str]]:
+    """A Tansu broker on a free port reached directly, not behind the recording proxy (whose
+    pumps are Python threads: the benchmarks keep them out of the process they measure):
+    (its process, its bootstrap address); stopped at the end."""
+    port = free_port()
+    process = launch_tansu(port)
+    try:
+        yield process, f"127.0.0.1:{port}"
+    finally:
+        stop_tansu(process)
