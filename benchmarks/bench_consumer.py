@@ -237,12 +237,18 @@ def _read_frame(sock: socket.socket, buf: bytearray) -> memoryview:
     return view[:size]
 
 
+def _advance(positions: dict, tp: TopicPartition, records) -> None:
+    """Move tp past the batches of a fetch answer; drop it once it has read its records."""
+    positions[tp] = batches_end(records, positions[tp])
+    if positions[tp] >= RECORDS // PARTITIONS:
+        del positions[tp]
+
+
 def prepare_ceiling(topic) -> list[bytes]:
     """The Fetch requests that read the whole topic from the start, found by sending them
     once (untimed): each one's positions advanced from the answer before."""
     host, port = topic["bootstrap"].rsplit(":", 1)
     positions = dict.fromkeys(_tps(topic), 0)
-    ends = dict.fromkeys(positions, RECORDS // PARTITIONS)
     frames: list[bytes] = []
     buf = bytearray(1 << 20)
     with socket.create_connection((host, int(port))) as sock:
@@ -257,9 +263,7 @@ def prepare_ceiling(topic) -> list[bytes]:
                     assert part.error_code == 0, (part.partition_index, part.error_code)
                     tp = TopicPartition(topic["name"], part.partition_index)
                     if tp in positions:
-                        positions[tp] = batches_end(part.records, positions[tp])
-                        if positions[tp] >= ends[tp]:
-                            del positions[tp]
+                        _advance(positions, tp, part.records)
     return frames
 
 
@@ -267,7 +271,6 @@ def read_ceiling_client(topic) -> int:
     """The same fetches through kafkawire's request-level Client, the records not decoded
     (positions advanced from the batch headers)."""
     positions = dict.fromkeys(_tps(topic), 0)
-    ends = dict.fromkeys(positions, RECORDS // PARTITIONS)
     with Client(topic["bootstrap"]) as client:
         while positions:
             answers = client.fetch(
@@ -276,9 +279,7 @@ def read_ceiling_client(topic) -> int:
                 partition_max_bytes=FETCH["max.partition.fetch.bytes"],
             )
             for tp, part in answers.items():
-                positions[tp] = batches_end(part.records, positions[tp])
-                if positions[tp] >= ends[tp]:
-                    del positions[tp]
+                _advance(positions, tp, part.records)
     return RECORDS
 
 
