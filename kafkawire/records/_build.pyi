@@ -175,7 +175,8 @@ def build_batches(
         this order, as if the columns had been gathered first (without the copy).  The
         producer passes each partition's rows.
     :raises EncodeError: columns of different lengths, unsupported types, a null header
-        key, rows out of range or not ascending, or a producer field out of range.
+        key, rows not integers, out of range or not ascending, or a producer field out of
+        range.
     """
 
 def murmur2(key: _Bytes) -> int:

@@ -517,7 +517,10 @@ def build_batches(
 cdef object _gather_rows(object rows, Py_ssize_t n):
     """build_batches' rows as a contiguous int64 array, checked: inside the columns and
     ascending (the columns read their chunks forwards)."""
-    cdef object a = np.ascontiguousarray(rows, dtype=np.int64)
+    cdef object a = np.asarray(rows)
+    if a.size and a.dtype.kind not in "iu":
+        raise EncodeError(f"rows: expected integer row indices, not {a.dtype}")
+    a = np.ascontiguousarray(a, dtype=np.int64)
     if a.ndim != 1:
         raise EncodeError(f"rows: expected a 1-D array of row indices, got shape {a.shape}")
     if len(a):

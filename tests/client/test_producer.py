@@ -289,6 +289,17 @@ def test_send_batch_bad_row_in_a_later_partition_queues_nothing(cluster, admin, 
     assert [bare(v) for _, _, v, _, _ in stored[1]] == [b"c"]
 
 
+def test_send_batch_of_a_column_that_is_not_bytes_is_a_kafkawire_error():
+    """Sizing the rows before encoding leaves a column of another type to build_batches,
+    which names it (not an Arrow error from the sizing)."""
+    from kafkawire.client.producer import columns
+    from kafkawire.client.producer.config import ProducerConfig
+
+    for values in (pa.array([1, 2]), pa.array([1.5, 2.0])):
+        with pytest.raises(EncodeError, match="values: unsupported Arrow type"):
+            columns.encode_rows(ProducerConfig(), "t", 2, values, None, None, None, [0, 1])
+
+
 def test_send_batch_encodes_partition_by_partition(monkeypatch):
     """With Arrow columns, encode_rows gives the batches of a partition once that partition
     is encoded, not after all of them; with Python lists (whose rows cannot be sized

@@ -579,6 +579,10 @@ def test_build_batches_rows_checked():
         build_batches([b"a", b"b"], rows=[-1])
     with pytest.raises(EncodeError, match="rows: indices must ascend"):
         build_batches(pa.array([b"a", b"b"]), rows=[1, 0])
+    with pytest.raises(EncodeError, match="rows: expected integer row indices, not float64"):
+        build_batches([b"a", b"b"], rows=[0.5, 1.7])
+    with pytest.raises(EncodeError, match="rows: expected integer row indices"):
+        build_batches([b"a", b"b"], rows=["a"])
     with pytest.raises(EncodeError, match="rows: expected a 1-D array"):
         build_batches([b"a", b"b"], rows=[[0]])
 

@@ -318,7 +318,10 @@ def _longest(column) -> int | None:
         return 0
     if pa.types.is_fixed_size_binary(kind):
         return kind.byte_width
-    longest = pc.max(pc.binary_length(column)).as_py()
+    try:
+        longest = pc.max(pc.binary_length(column)).as_py()
+    except pa.ArrowException:
+        return None  # not binary or string: build_batches says why
     return 0 if longest is None else longest
 
 
