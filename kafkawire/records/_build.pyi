@@ -1,6 +1,6 @@
 """Encoder of Kafka records: record batches (magic 2) and legacy message sets (magic 0/1)."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, TypeAlias
 
 from kafkawire.compression import Codec
@@ -179,9 +179,41 @@ def build_batches(
         range.
     """
 
+def iter_batches(
+    values: _Column,
+    *,
+    keys: _Column | None = None,
+    timestamps: Any = None,
+    headers: Any = None,
+    compression: _Compression = None,
+    max_bytes: int = 1048576,
+    base_offset: int = 0,
+    producer_id: int = -1,
+    producer_epoch: int = -1,
+    base_sequence: int = -1,
+    is_transactional: bool = False,
+    partition_leader_epoch: int = -1,
+    rows: Any = None,
+) -> Iterator[bytes]:
+    """:func:`build_batches`' batches one at a time, each encoded when it is asked for: the
+    first can be sent while the rest are not encoded yet, and only the batches not taken
+    yet are held.  The columns are checked by the call, before the first batch.
+
+    :raises EncodeError: as build_batches (a bad row in a Python sequence only when its
+        batch is encoded).
+    """
+
 def murmur2(key: _Bytes) -> int:
     """Java Kafka's murmur2 hash of one key (a signed 32-bit int)."""
 
 def key_partitions(keys: _Column, num_partitions: int) -> Any:
     """The partition of each row's key as Java's producer picks it (int32 numpy array;
     -1 for a null key, which the caller places)."""
+
+def group_rows(parts: Any, num_partitions: int) -> tuple[Any, Any]:
+    """The rows of each partition, in their order: (rows, starts), ``rows`` an int64 array
+    of row indices sorted by partition (stable), partition p's at
+    ``rows[starts[p]:starts[p + 1]]``.  ``parts``: each row's partition (int32 array).
+
+    :raises ValueError: a partition outside [0, num_partitions), naming its row.
+    """

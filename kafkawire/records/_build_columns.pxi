@@ -390,48 +390,59 @@ def build_batches(
     """Encode columns (Arrow, numpy 'S<n>', or sequences) into magic 2 batches of at most
     max_bytes each, byte-identical to appending the rows one by one to BatchBuilder.
     rows: ascending row indices, the only rows written (a gather without a copy)."""
-    cdef _Col vcol = _column(values, "values")
-    cdef _Col kcol = None
-    cdef _HdrCol hcol = None
-    cdef Py_ssize_t n = vcol.length, m, i = 0, row, vl, kl, nh
-    cdef const int64_t[::1] rowv
-    cdef const int64_t *rp = NULL
-    cdef object rows_arr = None
-    cdef const uint8_t *vp = NULL
-    cdef const uint8_t *kp = NULL
-    cdef int64_t now = _now_ms(), offset
-    cdef const int64_t[::1] tsv
-    cdef const int64_t *tsp = NULL
-    cdef int32_t seq
-    cdef BatchBuilder b
-    cdef list out = []
-    cdef object ts_arr
-    cdef int added
-    cdef size_t cap
-    cdef bint fast
-    cdef kw_batch kb
-    cdef kw_bin_col cv, ck
-    cdef kw_hdr_col ch
+    return list(iter_batches(
+        values,
+        keys=keys,
+        timestamps=timestamps,
+        headers=headers,
+        compression=compression,
+        max_bytes=max_bytes,
+        base_offset=base_offset,
+        producer_id=producer_id,
+        producer_epoch=producer_epoch,
+        base_sequence=base_sequence,
+        is_transactional=is_transactional,
+        partition_leader_epoch=partition_leader_epoch,
+        rows=rows,
+    ))
+
+
+def iter_batches(
+    values,
+    *,
+    keys=None,
+    timestamps=None,
+    headers=None,
+    compression=None,
+    max_bytes=1048576,
+    base_offset=0,
+    producer_id=-1,
+    producer_epoch=-1,
+    base_sequence=-1,
+    is_transactional=False,
+    partition_leader_epoch=-1,
+    rows=None,
+):
+    """build_batches' batches one at a time, each encoded when asked for (the columns are
+    checked here, before the first)."""
+    cdef _RowBatches it = _RowBatches.__new__(_RowBatches)
+    cdef Py_ssize_t n
+    it.vcol = _column(values, "values")
+    n = it.vcol.length
     if keys is not None:
-        kcol = _column(keys, "keys")
-        if kcol.length != n:
-            raise EncodeError(f"keys: expected {n} rows, got {kcol.length}")
+        it.kcol = _column(keys, "keys")
+        if it.kcol.length != n:
+            raise EncodeError(f"keys: expected {n} rows, got {it.kcol.length}")
     if headers is not None:
-        hcol = _header_column(headers)
-        if hcol.length != n:
-            raise EncodeError(f"headers: expected {n} rows, got {hcol.length}")
-    ts_arr = _timestamps(timestamps, n, now)
-    if ts_arr is not None and n:
-        tsv = ts_arr
-        tsp = &tsv[0]
-    m = n
+        it.hcol = _header_column(headers)
+        if it.hcol.length != n:
+            raise EncodeError(f"headers: expected {n} rows, got {it.hcol.length}")
+    it.now = _now_ms()
+    it._set_timestamps(_timestamps(timestamps, n, it.now))
+    it.m = n
     if rows is not None:
-        rows_arr = _gather_rows(rows, n)
-        m = len(rows_arr)
-        if m:
-            rowv = rows_arr
-            rp = &rowv[0]
-    b = BatchBuilder(
+        it._set_rows(_gather_rows(rows, n))
+    it.b = BatchBuilder(
         compression=compression,
         max_bytes=max_bytes,
         base_offset=base_offset,
@@ -441,77 +452,142 @@ def build_batches(
         base_sequence=base_sequence,
         is_transactional=is_transactional,
     )
-    if m == 0:
-        return out
+    it.done = it.m == 0
+    if it.done:
+        return it
     # room for a full batch, unless that is far more than the data needs
-    cap = <size_t>b._max_bytes + 64  # slack: the C writer may over-copy short strings
-    if cap > 4 << 20:
-        cap = 4 << 20
-    offset = b._base_offset
-    seq = b._base_sequence
-    b._restart(offset, seq, cap)
-    fast = vcol.kind == K_OFF32 and (kcol is None or kcol.kind == K_OFF32) and (
-        hcol is None or (hcol.seq is None and not hcol.large))
-    # i counts positions in rows (without rows: rows themselves)
-    while i < m:
-        row = i if rp == NULL else rp[i]
-        if fast and _bin_ready(vcol, row, &cv) and (
-                kcol is None or _bin_ready(kcol, row, &ck)) and (
-                hcol is None or _hdr_ready(hcol, row, &ch)):
-            # the ordinary rows in C; it stops at the first row left to the code below.
-            # It reads Arrow buffers (immutable, held by the columns) and writes b's
-            # buffer, which nothing else sees yet: other threads run meanwhile, when the
-            # batches are large enough for that to pay.
-            kb.buf = b._buf
-            kb.len = b._len
-            kb.cap = b._cap
-            kb.max_bytes = b._max_bytes
-            kb.count = b._count
-            kb.first_ts = b._first_ts
-            kb.max_ts = b._max_ts
-            if b._max_bytes >= NOGIL_BATCH_BYTES:
-                with nogil:
-                    i = <Py_ssize_t>kw_encode_rows(
-                        &kb, &cv, NULL if kcol is None else &ck, tsp, now,
-                        NULL if hcol is None else &ch, rp, i, m)
-            else:
-                i = <Py_ssize_t>kw_encode_rows(
-                    &kb, &cv, NULL if kcol is None else &ck, tsp, now,
-                    NULL if hcol is None else &ch, rp, i, m)
-            b._len = kb.len
-            b._count = kb.count
-            b._first_ts = kb.first_ts
-            b._max_ts = kb.max_ts
-            if i >= m:
-                break
+    it.cap = <size_t>it.b._max_bytes + 64  # slack: the C writer may over-copy short strings
+    if it.cap > 4 << 20:
+        it.cap = 4 << 20
+    it.offset = it.b._base_offset
+    it.seq = it.b._base_sequence
+    it.b._restart(it.offset, it.seq, it.cap)
+    it.fast = it.vcol.kind == K_OFF32 and (it.kcol is None or it.kcol.kind == K_OFF32) and (
+        it.hcol is None or (it.hcol.seq is None and not it.hcol.large))
+    return it
+
+
+@cython.final
+cdef class _RowBatches:
+    """The iterator of iter_batches: where the rows stand between two batches."""
+
+    cdef _Col vcol
+    cdef _Col kcol
+    cdef _HdrCol hcol
+    cdef object rows_arr       # holds the memory rp points into
+    cdef const int64_t *rp     # the rows written (NULL: all)
+    cdef object ts_arr         # holds the memory tsp points into
+    cdef const int64_t *tsp    # each row's timestamp (NULL: all now)
+    cdef int64_t now
+    cdef Py_ssize_t m          # rows to write
+    cdef Py_ssize_t i          # the next of them (a position in rows, without rows a row)
+    cdef BatchBuilder b
+    cdef size_t cap
+    cdef int64_t offset        # the open batch's base offset and sequence
+    cdef int32_t seq
+    cdef bint fast
+    cdef bint done
+
+    cdef int _set_timestamps(self, object ts_arr) except -1:
+        cdef const int64_t[::1] tsv
+        self.ts_arr = ts_arr
+        if ts_arr is not None and len(ts_arr):
+            tsv = ts_arr
+            self.tsp = &tsv[0]
+        return 0
+
+    cdef int _set_rows(self, object rows_arr) except -1:
+        cdef const int64_t[::1] rowv
+        self.rows_arr = rows_arr
+        self.m = len(rows_arr)
+        if self.m:
+            rowv = rows_arr
+            self.rp = &rowv[0]
+        return 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.done:
+            raise StopIteration
+        return self._next_batch()
+
+    cdef bytes _next_batch(self):
+        """Write rows until the open batch is full or the rows end: that batch."""
+        cdef BatchBuilder b = self.b
+        cdef Py_ssize_t i = self.i, m = self.m, row, vl, kl, nh
+        cdef const int64_t *rp = self.rp
+        cdef const int64_t *tsp = self.tsp
+        cdef const uint8_t *vp = NULL
+        cdef const uint8_t *kp = NULL
+        cdef int added
+        cdef kw_batch kb
+        cdef kw_bin_col cv, ck
+        cdef kw_hdr_col ch
+        while i < m:
             row = i if rp == NULL else rp[i]
-            if kb.full:
-                # row i opens the next batch (what _add would say, without asking it)
-                b._built = True
-                out.append(b._build_v2())
-                offset += b._count
-                seq = _next_sequence(seq, b._count)
-                b._restart(offset, seq, cap)
-                continue
-        vl = vcol.get(row, &vp)
-        kl = -1 if kcol is None else kcol.get(row, &kp)
-        nh = 0 if hcol is None else hcol.fill(row, b)
-        # (on an exception, b's views go with b)
-        added = b._add(kp, kl, vp, vl, now if tsp == NULL else tsp[row], nh)
-        if b._nviews:  # header values from a Python headers column
-            b._release_views()
-        if not added:
-            # full: this row opens the next batch, where it always fits
-            b._built = True
-            out.append(b._build_v2())
-            offset += b._count
-            seq = _next_sequence(seq, b._count)
-            b._restart(offset, seq, cap)
-            continue
-        i += 1
-    b._built = True
-    out.append(b._build_v2())
-    return out
+            if self.fast and _bin_ready(self.vcol, row, &cv) and (
+                    self.kcol is None or _bin_ready(self.kcol, row, &ck)) and (
+                    self.hcol is None or _hdr_ready(self.hcol, row, &ch)):
+                # the ordinary rows in C; it stops at the first row left to the code below.
+                # It reads Arrow buffers (immutable, held by the columns) and writes b's
+                # buffer, which nothing else sees yet: other threads run meanwhile, when the
+                # batches are large enough for that to pay.
+                kb.buf = b._buf
+                kb.len = b._len
+                kb.cap = b._cap
+                kb.max_bytes = b._max_bytes
+                kb.count = b._count
+                kb.first_ts = b._first_ts
+                kb.max_ts = b._max_ts
+                if b._max_bytes >= NOGIL_BATCH_BYTES:
+                    with nogil:
+                        i = <Py_ssize_t>kw_encode_rows(
+                            &kb, &cv, NULL if self.kcol is None else &ck, tsp, self.now,
+                            NULL if self.hcol is None else &ch, rp, i, m)
+                else:
+                    i = <Py_ssize_t>kw_encode_rows(
+                        &kb, &cv, NULL if self.kcol is None else &ck, tsp, self.now,
+                        NULL if self.hcol is None else &ch, rp, i, m)
+                b._len = kb.len
+                b._count = kb.count
+                b._first_ts = kb.first_ts
+                b._max_ts = kb.max_ts
+                if i >= m:
+                    break
+                row = i if rp == NULL else rp[i]
+                if kb.full:
+                    # row i opens the next batch (what _add would say, without asking it)
+                    self.i = i
+                    return self._close_batch()
+            vl = self.vcol.get(row, &vp)
+            kl = -1 if self.kcol is None else self.kcol.get(row, &kp)
+            nh = 0 if self.hcol is None else self.hcol.fill(row, b)
+            # (on an exception, b's views go with b)
+            added = b._add(kp, kl, vp, vl, self.now if tsp == NULL else tsp[row], nh)
+            if b._nviews:  # header values from a Python headers column
+                b._release_views()
+            if not added:
+                # full: this row opens the next batch, where it always fits
+                self.i = i
+                return self._close_batch()
+            i += 1
+        self.i = i
+        self.done = True
+        b._built = True
+        return b._build_v2()
+
+    cdef bytes _close_batch(self):
+        """The full open batch; the next one opened after it."""
+        cdef BatchBuilder b = self.b
+        cdef bytes batch
+        b._built = True
+        batch = b._build_v2()
+        self.offset += b._count
+        self.seq = _next_sequence(self.seq, b._count)
+        b._restart(self.offset, self.seq, self.cap)
+        return batch
 
 
 cdef object _gather_rows(object rows, Py_ssize_t n):
@@ -596,3 +672,42 @@ def key_partitions(keys, int32_t num_partitions):
         else:
             parts[i] = (_murmur2(p, length) & 0x7FFFFFFF) % num_partitions
     return out
+
+
+def group_rows(parts, int32_t num_partitions):
+    """The rows of each partition, in their order: (rows, starts), rows an int64 array of
+    row indices sorted by partition (stable), partition p's at rows[starts[p]:starts[p+1]].
+    ``parts``: each row's partition, an int32 array in [0, num_partitions). A counting sort:
+    two passes over parts, where a sort is several."""
+    if num_partitions <= 0:
+        raise ValueError("num_partitions must be positive")
+    cdef const int32_t[::1] pv = np.ascontiguousarray(parts, dtype=np.int32)
+    cdef Py_ssize_t i, n = pv.shape[0]
+    cdef int32_t p
+    starts_arr = np.zeros(num_partitions + 1, dtype=np.int64)
+    rows_arr = np.empty(n, dtype=np.int64)
+    cdef int64_t[::1] starts = starts_arr
+    cdef int64_t[::1] rows = rows_arr
+    cdef int64_t *at = <int64_t *>malloc((num_partitions + 1) * sizeof(int64_t))
+    if at == NULL:
+        raise MemoryError()
+    cdef bint bad = False
+    with nogil:
+        for i in range(n):
+            p = pv[i]
+            if p < 0 or p >= num_partitions:
+                bad = True
+                break
+            starts[p + 1] += 1
+        if not bad:
+            for p in range(num_partitions):
+                starts[p + 1] += starts[p]
+            memcpy(at, &starts[0], num_partitions * sizeof(int64_t))
+            for i in range(n):
+                p = pv[i]
+                rows[at[p]] = i
+                at[p] += 1
+    free(at)
+    if bad:
+        raise ValueError(f"row {i}: partition {p} is not in [0, {num_partitions})")
+    return rows_arr, starts_arr

@@ -300,33 +300,53 @@ def test_send_batch_of_a_column_that_is_not_bytes_is_a_kafkawire_error():
             columns.encode_rows(ProducerConfig(), "t", 2, values, None, None, None, [0, 1])
 
 
-def test_send_batch_encodes_partition_by_partition(monkeypatch):
-    """With Arrow columns, encode_rows gives the batches of a partition once that partition
-    is encoded, not after all of them; with Python lists (whose rows cannot be sized
-    cheaply) every batch is encoded first."""
+def _watch_batches(monkeypatch, columns, seen):
+    """Make the producer's batch encoders append (the thread, the partition's rows) to
+    ``seen`` as each batch is encoded."""
+    real = columns.iter_batches
+
+    def watched(*args, **kwargs):
+        batches = real(*args, **kwargs)
+
+        def each():
+            while True:
+                seen.append((threading.current_thread(), kwargs["rows"]))
+                if (batch := next(batches, None)) is None:
+                    return
+                yield batch
+
+        return each()
+
+    monkeypatch.setattr(columns, "iter_batches", watched)
+
+
+def test_send_batch_encodes_batch_by_batch_round_robin(monkeypatch):
+    """With Arrow columns, encode_rows gives each batch as soon as it is encoded, a batch of
+    each partition in turn (the first request carries every partition); with Python lists
+    (whose rows cannot be sized cheaply) every batch is encoded first."""
     from kafkawire.client.producer import columns
     from kafkawire.client.producer.config import ProducerConfig
 
-    calls = []
-    real = columns.build_batches
-
-    def counting(*args, **kwargs):
-        calls.append(kwargs["rows"])
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(columns, "build_batches", counting)
-    config = ProducerConfig()
-    values = [b"v%d" % i for i in range(10)]
-    partitions = [i % 2 for i in range(10)]
+    seen = []
+    _watch_batches(monkeypatch, columns, seen)
+    config = ProducerConfig(batch_size=100)  # a few records a batch
+    values = [b"value-%03d" % i for i in range(40)]
+    partitions = [i % 2 for i in range(40)]
     _, batches = columns.encode_rows(config, "t", 2, pa.array(values), None, None, None, partitions)
-    first = next(iter(batches))
-    assert first[0] == TopicPartition("t", 0) and first[2].tolist() == [0, 2, 4, 6, 8]
-    assert len(calls) == 1
-    assert [tp.partition for tp, _, _ in batches] == [1]  # the rest, encoded as asked for
-    assert len(calls) == 2
-    calls.clear()
+    batches = iter(batches)
+    first = next(batches)
+    assert len(seen) == 1  # one batch encoded, and given
+    assert first[0] == TopicPartition("t", 0) and first[2].tolist()[:2] == [0, 2]
+    rest = list(batches)
+    order = [tp.partition for tp, _, _ in [first, *rest]]
+    assert len(order) >= 6 and order[: len(order) // 2 * 2] == [0, 1] * (len(order) // 2)
+    for p in (0, 1):  # each partition's rows, in order, once
+        rows = [r for tp, _, rs in [first, *rest] if tp.partition == p for r in rs.tolist()]
+        assert rows == list(range(p, 40, 2))
+    seen.clear()
     _, batches = columns.encode_rows(config, "t", 2, values, None, None, None, partitions)
-    assert len(calls) == 2 and len(batches) == 2
+    assert isinstance(batches, list) and len(batches) == len(order)
+    assert len(seen) == len(order) + 2  # encoded before the call returned
 
 
 def test_idempotent_by_default_batches_carry_producer_id_and_sequences(cluster, admin, face):
@@ -434,22 +454,20 @@ def test_asyncio_producer_in_its_own_loop(cluster, admin):
 
 
 def test_asyncio_send_batch_encodes_off_the_event_loop(cluster, admin, monkeypatch):
-    """A large send_batch is encoded in a worker thread, a partition at a time: other tasks
-    run between the partitions' encodings, and every row arrives where the partitioner put
-    it."""
+    """A large send_batch is encoded in a worker thread, a batch at a time: other tasks run
+    between the batches' encodings, and every row arrives where the partitioner put it."""
     import asyncio
 
     from kafkawire.aio import Producer as AsyncProducer
     from kafkawire.client.producer import columns
 
-    encodings = []  # (thread, the ticker's count) as each partition's encoding starts
-    real = columns.build_batches
+    encodings = []  # (thread, the ticker's count) as each batch's encoding starts
 
-    def watched(*args, **kwargs):
-        encodings.append((threading.current_thread(), ticks))
-        return real(*args, **kwargs)
+    class Ticks(list):
+        def append(self, entry):
+            encodings.append((entry[0], ticks))
 
-    monkeypatch.setattr(columns, "build_batches", watched)
+    _watch_batches(monkeypatch, columns, Ticks())
     ticks = 0
 
     topic = new_topic(cluster, 3)
@@ -476,7 +494,7 @@ def test_asyncio_send_batch_encodes_off_the_event_loop(cluster, admin, monkeypat
             return await future, threading.current_thread()
 
     md, loop_thread = asyncio.run(main())
-    assert len(encodings) == 3
+    assert len(encodings) >= 3  # a batch a partition at least (and each one's end)
     assert all(thread is not loop_thread for thread, _ in encodings)
     assert encodings[0][1] < encodings[1][1] < encodings[2][1]  # the loop ran in between
     assert md.partitions.tolist() == [default_partition(b"k%d" % (i % 97), 3) for i in range(n)]
@@ -491,25 +509,20 @@ def test_asyncio_send_batch_encodes_off_the_event_loop(cluster, admin, monkeypat
 
 @pytest.mark.parametrize("codec", ["lz4", "none"])
 def test_large_send_batch_compressed_by_two_threads(cluster, admin, monkeypatch, codec):
-    """A large compressed send_batch encodes its partitions in a pool of two threads (an
-    uncompressed one in the caller's thread); the batches still go out partition by
-    partition, each partition's rows in the call's order."""
+    """A large compressed send_batch encodes its batches in a pool of two threads (an
+    uncompressed one in the caller's thread); each partition's rows still arrive in the
+    call's order."""
     from kafkawire.client.producer import columns
 
-    threads = set()
-    real = columns.build_batches
-
-    def watched(*args, **kwargs):
-        threads.add(threading.current_thread().name)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(columns, "build_batches", watched)
+    seen = []
+    _watch_batches(monkeypatch, columns, seen)
     topic = new_topic(cluster, 4)
     n = 20_000
     keys = pa.array([b"k%d" % (i % 101) for i in range(n)])
     values = pa.array([b"v%d" % i for i in range(n)])
     with make_producer("sync", cluster.bootstrap, config={"compression.type": codec}) as producer:
         md = producer.send_batch(topic, values, keys=keys).result(20)
+    threads = {thread.name for thread, _ in seen}
     if codec == "none":
         assert threads == {threading.current_thread().name}
     else:

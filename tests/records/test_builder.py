@@ -18,7 +18,13 @@ from kafka.record.default_records import DefaultRecordBatchBuilder as KpBuilder
 from kafka.record.legacy_records import LegacyRecordBatchBuilder as KpLegacyBuilder
 
 from kafkawire.errors import EncodeError
-from kafkawire.records._build import BatchBuilder, build_batches, build_control_batch
+from kafkawire.records._build import (
+    BatchBuilder,
+    build_batches,
+    build_control_batch,
+    group_rows,
+    iter_batches,
+)
 from kafkawire.records._decode import read_batches
 
 CODECS = [None, "gzip", "snappy", "lz4", "zstd"]
@@ -585,6 +591,43 @@ def test_build_batches_rows_checked():
         build_batches([b"a", b"b"], rows=["a"])
     with pytest.raises(EncodeError, match="rows: expected a 1-D array"):
         build_batches([b"a", b"b"], rows=[[0]])
+
+
+def test_iter_batches_gives_build_batches_one_at_a_time():
+    """iter_batches encodes a batch when it is asked for, the same bytes as build_batches;
+    the columns are checked before the first."""
+    rng = np.random.default_rng(3)
+    values = [bytes(rng.integers(0, 256, int(n), dtype=np.uint8)) for n in rng.integers(0, 90, 400)]
+    keys = [b"k%d" % i if i % 5 else None for i in range(400)]
+    pick = np.flatnonzero(rng.random(400) < 0.5)
+    args = {"keys": pa.array(keys), "timestamps": np.arange(400) + T0, "max_bytes": 700}
+    for rows in (None, pick):
+        want = build_batches(pa.array(values), rows=rows, **args)
+        assert len(want) > 5
+        it = iter_batches(pa.array(values), rows=rows, **args)
+        assert next(it) == want[0]
+        assert [want[0], *it] == want
+        assert next(it, None) is None
+    assert list(iter_batches([])) == []
+    with pytest.raises(EncodeError, match="keys: expected 400 rows, got 2"):
+        iter_batches(values, keys=[b"a", b"b"])
+
+
+def test_group_rows_is_a_stable_sort_by_partition():
+    rng = np.random.default_rng(5)
+    for count, n in ((8, 10_000), (1, 5), (300, 2_000), (4, 0)):
+        parts = rng.integers(0, count, n).astype(np.int32)
+        rows, starts = group_rows(parts, count)
+        assert rows.dtype == np.int64 and starts.tolist()[0] == 0 and starts[-1] == n
+        assert rows.tolist() == np.argsort(parts, kind="stable").tolist()
+        for p in range(count):
+            assert (parts[rows[starts[p] : starts[p + 1]]] == p).all()
+    with pytest.raises(ValueError, match=r"row 2: partition 4 is not in \[0, 4\)"):
+        group_rows(np.array([0, 1, 4], np.int32), 4)
+    with pytest.raises(ValueError, match="partition -1"):
+        group_rows(np.array([-1], np.int32), 4)
+    with pytest.raises(ValueError, match="num_partitions must be positive"):
+        group_rows(np.array([0], np.int32), 0)
 
 
 def test_build_batches_empty_and_default_timestamps():

@@ -25,7 +25,8 @@ import numpy as np
 
 from kafkawire.errors import EncodeError
 from kafkawire.protocol.error_codes import UnknownTopicOrPartitionError
-from kafkawire.records import build_batches
+from kafkawire.records import iter_batches
+from kafkawire.records._build import group_rows
 
 from ..errors import RecordTooLargeError
 from ..types import TopicPartition
@@ -231,9 +232,9 @@ async def _each_from_thread(batches):
 
 def _encode_partitions(config: ProducerConfig, topic, split, values, keys, headers, timestamps):
     c = config
-
-    def encode(rows):
-        return build_batches(
+    # every partition's encoder made first: the columns are checked before any batch
+    encoders = [
+        iter_batches(
             values,
             keys=keys,
             headers=headers,
@@ -242,43 +243,62 @@ def _encode_partitions(config: ProducerConfig, topic, split, values, keys, heade
             max_bytes=c.batch_size,
             rows=rows,
         )
+        for _, rows in split
+    ]
+    written = [0] * len(split)  # each partition's rows in the batches so far
+    rows_in_call = sum(len(rows) for _, rows in split if rows is not None)
+    threads = _ENCODERS if c.compression is not None and rows_in_call >= _OFF_LOOP_ROWS else 1
+    for k, data in _round_robin(encoders, threads):
+        partition, rows = split[k]
+        records = int.from_bytes(data[57:61], "big")
+        at = written[k]
+        written[k] += records
+        if len(data) > c.message_max_bytes:  # one record alone: build_batches' rule
+            row = at if rows is None else int(rows[at])
+            raise RecordTooLargeError(
+                f"row {row} is a batch of {len(data)} bytes for {topic}-{partition}, "
+                f"larger than message.max.bytes ({c.message_max_bytes}); nothing of this "
+                f"call was sent"
+            )
+        batch_rows = np.arange(at, at + records) if rows is None else rows[at : at + records]
+        yield TopicPartition(topic, partition), data, batch_rows
 
-    encoded = _in_parallel(encode, split, compressed=c.compression is not None)
-    for (partition, rows), batches in zip(split, encoded, strict=True):
-        at = 0
-        all_rows = np.arange(len(values)) if rows is None else rows
-        for data in batches:
-            records = int.from_bytes(data[57:61], "big")
-            if len(data) > c.message_max_bytes:  # one record alone: build_batches' rule
-                raise RecordTooLargeError(
-                    f"row {int(all_rows[at])} is a batch of {len(data)} bytes for "
-                    f"{topic}-{partition}, larger than message.max.bytes "
-                    f"({c.message_max_bytes}); nothing of this call was sent"
-                )
-            yield TopicPartition(topic, partition), data, all_rows[at : at + records]
-            at += records
 
-
-# threads that encode a large compressed call's partitions side by side (build_batches
+# threads that encode a large compressed call's batches side by side (build_batches
 # writes the records and compresses them without the GIL)
 _ENCODERS = 2
 
 
-def _in_parallel(encode, split, *, compressed: bool):
-    """encode(rows) of each partition, in order, as each is done: by _ENCODERS threads for a
-    compressed call of several partitions and many rows. Uncompressed, the encoding is
-    bound by memory, not by a core, and a second thread did not pay when this was chosen;
-    for a small call the threads' start costs more than they save."""
-    rows_in_call = sum(len(rows) for _, rows in split if rows is not None)
-    if not compressed or len(split) < 2 or rows_in_call < _OFF_LOOP_ROWS:
-        for _, rows in split:
-            yield encode(rows)
+def _round_robin(encoders, threads: int):
+    """(k, batch) from each of the batch iterators in turn, a batch of each partition a
+    time: the sender fills every request with a batch of every partition from the first
+    batches on, as Kafka's producers do, and each batch leaves as soon as it is encoded.
+    With several threads (compressed: the compression runs without the GIL), the next
+    batches are encoded while the caller queues the ones done; uncompressed, the encoding
+    is bound by memory, not by a core, and a second thread did not pay when this was
+    chosen."""
+    live = list(range(len(encoders)))
+    if threads < 2 or len(encoders) < 2:
+        while live:
+            still = []
+            for k in live:
+                if (batch := next(encoders[k], None)) is not None:
+                    still.append(k)
+                    yield k, batch
+            live = still
         return
-    pool = concurrent.futures.ThreadPoolExecutor(_ENCODERS, thread_name_prefix="kafkawire-encode")
+    pool = concurrent.futures.ThreadPoolExecutor(threads, thread_name_prefix="kafkawire-encode")
     try:
-        # the next partitions start while the caller queues the ones done
-        for future in [pool.submit(encode, rows) for _, rows in split]:
-            yield future.result()
+        # one batch of each partition under way; a partition's next starts once its last
+        # is taken (its batches continue its offsets: one at a time)
+        pending = {k: pool.submit(next, encoders[k], None) for k in live}
+        while pending:
+            for k in list(pending):
+                batch = pending.pop(k).result()
+                if batch is None:
+                    continue
+                pending[k] = pool.submit(next, encoders[k], None)
+                yield k, batch
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
@@ -373,11 +393,12 @@ def _split(config: ProducerConfig, topic, count, values, keys, partitions) -> tu
         parts = np.full(n, np.random.randint(count), np.int32)
     if n and parts.min() == parts.max():
         return [(int(parts[0]), None)], parts
-    # a stable sort of 8- or 16-bit integers is numpy's radix sort: 4-8x faster than on int32
-    narrow = np.int8 if count <= 127 else np.int16 if count <= 32767 else np.int32
-    order = np.argsort(parts.astype(narrow, copy=False), kind="stable")
-    cuts = np.flatnonzero(np.diff(parts[order])) + 1
-    return [(int(parts[rows[0]]), rows) for rows in np.split(order, cuts)], parts
+    rows, starts = group_rows(parts, count)
+    bounds = starts.tolist()
+    split = [
+        (p, rows[bounds[p] : bounds[p + 1]]) for p in range(count) if bounds[p + 1] > bounds[p]
+    ]
+    return split, parts
 
 
 def _partition_of(partitioner: str, key, count) -> int:
