@@ -35,6 +35,7 @@ C_SOURCES = {
     "kafkawire.records._build": ["crc32c.c", "record_encode.c"],
     "kafkawire.compression._codecs": [
         "lz4_decode.c",
+        "lz4_encode.c",
         "snappy_decode.c",
         "zstd_decode.c",
         "vendor/lz4/lz4.c",

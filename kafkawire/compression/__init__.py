@@ -7,9 +7,12 @@ one-shot library call write the result.
   streams with ``max_length``, which caps the output as it is produced; concatenated
   members are decoded one after the other. Compression stays with stdlib ``zlib``, whose
   level 6 is what Java's GZIPOutputStream writes.
-* snappy and lz4 decode in C (``kafkawire.compression._codecs``; the ``cramjam`` and ``lz4``
-  libraries only compress): a 16 KiB payload costs a few microseconds to decode, so the per-call
-  overhead of Python code and of the libraries' wrappers was most of the time.
+* snappy and lz4 decode in C (``kafkawire.compression._codecs``; the ``cramjam`` library only
+  compresses snappy): a 16 KiB payload costs a few microseconds to decode, so the per-call
+  overhead of Python code and of the libraries' wrappers was most of the time. lz4 compresses
+  in C too (``src_c/lz4_encode.c``, the frame around the vendored liblz4's blocks; the batch
+  builder calls it from C, straight into the batch), except at the HC levels (3 and up),
+  which go to the ``lz4`` package.
   - snappy: raw snappy declares its length up front, so the declared lengths of all blocks
     are checked against the cap (and against what the block's size can encode) before one
     exactly sized bytes object is allocated and decoded into. The xerial framing written by
@@ -198,12 +201,20 @@ def _lz4_header_checksum(descriptor: bytes) -> int:
     return (_xxh32(descriptor) >> 8) & 0xFF
 
 
+# lz4.frame's first high-compression (LZ4HC) level: the levels below are liblz4's fast
+# compressor, the negative ones with acceleration 1 - level
+_LZ4_HC_LEVEL = 3
+
+
 def _lz4_compress(data, magic: int, level: int | None) -> bytes:
     # What Java's KafkaLZ4BlockOutputStream writes: 64 KiB independent blocks, no content
     # size (which pre-0.10 readers may not skip) and no checksums beyond the header's.
+    if level is None or level < _LZ4_HC_LEVEL:
+        acceleration = 1 if level is None or level >= 0 else 1 - level
+        return _codecs.lz4_frame_compress(data, magic, acceleration)
     frame = lz4.frame.compress(
         data,
-        compression_level=0 if level is None else level,
+        compression_level=level,
         block_size=lz4.frame.BLOCKSIZE_MAX64KB,
         block_linked=False,
         content_checksum=False,

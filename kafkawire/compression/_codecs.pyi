@@ -1,9 +1,16 @@
 """Decompressors called from C: lz4 frames (blocks by the vendored liblz4) and snappy (raw and
-xerial); zstd through the vendored libzstd."""
+xerial); zstd through the vendored libzstd. And lz4 frame compression (blocks by liblz4)."""
 
 from typing import Any
 
 Buffer = bytes | bytearray | memoryview | Any  # anything with the buffer protocol
+
+def lz4_frame_compress(data: Buffer, magic: int = 2, acceleration: int = 1) -> bytes:
+    """One lz4 frame as Kafka's Java client writes it (64 KiB independent blocks, no
+    checksums, no content size), byte for byte what lz4.frame.compress writes with those
+    settings. ``magic`` 0 writes the header checksum Kafka < 0.10 expects; ``acceleration``
+    (>= 1) is liblz4's: higher is faster and larger.
+    """
 
 def lz4_frame_decompress(data: Buffer, max_size: int, magic: int = 2) -> bytes:
     """Decode an lz4 payload (frames, skippable frames) of at most ``max_size`` bytes.

@@ -54,6 +54,7 @@ cdef class BatchBuilder:
     cdef int _add_legacy(self, const uint8_t *kp, Py_ssize_t kl, const uint8_t *vp,
                          Py_ssize_t vl, int64_t ts, Py_ssize_t nh) except -1
     cdef bytes _build_v2(self)
+    cdef bytes _lz4_v2(self)
     cdef bytes _build_legacy(self)
 
 

@@ -1,11 +1,6 @@
 # build_batches: records from columns (Arrow, numpy, lists), and the partitioner.
 # Included by _build.pyx: one extension module, split by topic.
 
-# batches of at least this many bytes are written without the GIL (smaller ones: releasing
-# and taking it back costs more than other threads gain)
-cdef enum:
-    NOGIL_BATCH_BYTES = 65536
-
 # the kinds of columnar input
 cdef enum:
     K_NULL = 0   # every row null (Arrow null type, or an absent column)

@@ -20,7 +20,12 @@ import pytest
 import snappy
 
 from kafkawire.compression import Codec, compress, decompress
-from kafkawire.compression._codecs import lz4_frame_decompress, snappy_decompress, xxh32
+from kafkawire.compression._codecs import (
+    lz4_frame_compress,
+    lz4_frame_decompress,
+    snappy_decompress,
+    xxh32,
+)
 from kafkawire.errors import DecompressionError, LimitExceededError
 
 KiB = 1 << 10
@@ -196,6 +201,67 @@ def test_lz4_threads_without_the_gil():
         frame, data = frames[i % 2]
         for _ in range(3):
             if lz4_frame_decompress(frame, 8 * MiB) != data:
+                failures.append(i)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures
+
+
+# --- lz4: the compressor ----------------------------------------------------------------------
+
+
+def kafka_lz4_frame(data: bytes, level: int = 0) -> bytes:
+    """What the lz4 package writes with the frame settings of Kafka's Java client."""
+    return lz4.frame.compress(
+        data,
+        compression_level=level,
+        block_size=lz4.frame.BLOCKSIZE_MAX64KB,
+        block_linked=False,
+        content_checksum=False,
+        store_size=False,
+    )
+
+
+@pytest.mark.parametrize("name", list(PAYLOADS))
+def test_lz4_compress_writes_what_liblz4s_frame_api_writes(name):
+    """Byte for byte the lz4 package's frames (stored blocks for what does not shrink,
+    64 KiB blocks and their edges, the empty frame), and compress()'s fast levels the same
+    as the package's: the negative ones accelerated."""
+    data = PAYLOADS[name]
+    assert lz4_frame_compress(data) == kafka_lz4_frame(data)
+    assert lz4_frame_decompress(lz4_frame_compress(data), len(data)) == data
+    if len(data) <= 300 * KiB:
+        for level in (-4, -1, 0, 2):
+            assert compress(Codec.LZ4, data, level=level) == kafka_lz4_frame(data, level)
+    for n in (65_535, 65_536, 65_537, 2 * 65_536):
+        assert lz4_frame_compress(data[:n]) == kafka_lz4_frame(data[:n])
+
+
+def test_lz4_compress_levels_and_kafkas_old_checksum():
+    data = PAYLOADS["text-300k"]
+    assert lz4_frame_compress(data, acceleration=5) == kafka_lz4_frame(data, -4)
+    assert len(lz4_frame_compress(data, acceleration=5)) > len(lz4_frame_compress(data))
+    old = lz4_frame_compress(data, magic=0)
+    assert old[6] == (xxh32(old[:6]) >> 8) & 0xFF  # the magic number hashed too
+    assert old[7:] == lz4_frame_compress(data)[7:]
+    hc = compress(Codec.LZ4, data, level=9)  # the HC levels: the lz4 package
+    assert hc == kafka_lz4_frame(data, 9) and len(hc) < len(lz4_frame_compress(data))
+    with pytest.raises(ValueError, match="acceleration must be >= 1"):
+        lz4_frame_compress(data, acceleration=0)
+
+
+def test_lz4_compress_in_threads_without_the_gil():
+    data = [PAYLOADS["mixed-4m"], PAYLOADS["text-300k"]]
+    want = [kafka_lz4_frame(d) for d in data]
+    failures = []
+
+    def work(i):
+        for _ in range(3):
+            if lz4_frame_compress(data[i % 2]) != want[i % 2]:
                 failures.append(i)
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]

@@ -273,15 +273,48 @@ def test_size_limit(magic, codec):
     assert [r[3] for r in ours(out)] == [b"z" * 10] * n
 
 
-def test_incompressible_batch_stays_within_max_bytes():
+@pytest.mark.parametrize("codec", ["gzip", "lz4"])
+def test_incompressible_batch_stays_within_max_bytes(codec):
     import os
 
-    b = BatchBuilder(compression="gzip", max_bytes=2000)
+    b = BatchBuilder(compression=codec, max_bytes=2000)
     while b.append(os.urandom(100), timestamp=T0):
         pass
     out = b.build()
     assert len(out) <= 2000
     assert len(ours(out)) == b.record_count
+    # a record alone over max_bytes that compression makes larger: sent as it is
+    b = BatchBuilder(compression=codec, max_bytes=300)
+    value = os.urandom(1000)
+    assert b.append(value, timestamp=T0)
+    out = b.build()
+    assert struct.unpack_from(">h", out, 21)[0] & 7 == 0 and len(out) == b.size_in_bytes
+    assert [r[3] for r in ours(out)] == [value]
+
+
+@pytest.mark.parametrize("size", [1_000, 70_000, 1 << 20])
+def test_lz4_batch_holds_the_frame_liblz4_writes(size):
+    """The builder compresses in C straight into the batch: its records are the lz4
+    package's frame (Kafka's settings) of the records the uncompressed batch holds, and the
+    header and CRC cover them."""
+    import lz4.frame
+
+    rows = [(b"key-%d" % i, b"value %d " % i * 7, T0 + i, []) for i in range(size // 60)]
+    plain, packed = BatchBuilder(max_bytes=size), BatchBuilder(compression="lz4", max_bytes=size)
+    for k, v, t, _ in rows:
+        assert plain.append(v, key=k, timestamp=t) == packed.append(v, key=k, timestamp=t)
+    plain, packed = plain.build(), packed.build()
+    frame = lz4.frame.compress(
+        plain[61:],
+        block_size=lz4.frame.BLOCKSIZE_MAX64KB,
+        block_linked=False,
+        content_checksum=False,
+        store_size=False,
+    )
+    assert packed[61:] == frame
+    assert struct.unpack_from(">h", packed, 21)[0] & 7 == 3
+    assert packed[23:61] == plain[23:61]  # the same records, counts, offsets, times
+    assert ours(packed) == ours(plain)
 
 
 def test_is_full_and_size_in_bytes():
