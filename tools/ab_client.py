@@ -1,16 +1,17 @@
 """Before/after rounds of the client's paths (A, B, B, A, ...) against one Tansu broker.
 
     python tools/ab_client.py --before ../baseline --after . [--rows 500000] [--rounds 9]
-                              [--work send,send_batch,poll,poll_batch]
+                              [--work send,send_batch,poll,poll_batch] [--codec lz4]
 
 Each round runs, in a fresh process per checkout (PYTHONPATH=the checkout, its own build),
 the same workloads on topics of their own: ``send`` (Producer.send per keyed record, every
-future's offset read), ``send_batch`` (the rows as two Arrow arrays in one call), ``poll``
+future's offset read), ``send_batch`` (the rows as two Arrow arrays in one call; the fastest
+of three calls, on topics of their own: one call is a fraction of a second), ``poll``
 (Consumer.poll, every field of every record touched) and ``poll_batch`` (poll_batch and
-to_arrow). The broker is reached directly, not through the tests' recording proxy. A row's
-ratio is the median of the rounds' before/after ratios (> 1: the after checkout is faster);
-wall and CPU time (process_time: every thread of the client's process) both. One warm-up
-round is dropped.
+to_arrow), the producers with ``--codec``'s compression. The broker is reached directly, not
+through the tests' recording proxy. A row's ratio is the median of the rounds' before/after
+ratios (> 1: the after checkout is faster); wall and CPU time (process_time: every thread of
+the client's process) both. One warm-up round is dropped.
 """
 
 from __future__ import annotations
@@ -33,17 +34,20 @@ import kafkawire
 from kafkawire.client import Client, TopicPartition
 
 boot, n, work = os.environ["AB_BOOTSTRAP"], int(os.environ["AB_ROWS"]), os.environ["AB_WORK"]
+codec = os.environ["AB_CODEC"]
 keys = [b"key-%06d" % (i % 10_000) for i in range(n)]
 values = [(b'{"id": %d, "payload": "' % i).ljust(99, b"x") + b"}" for i in range(n)]
-config = {"linger.ms": 5, "acks": "all", "enable.idempotence": True}
+config = {"linger.ms": 5, "acks": "all", "enable.idempotence": True, "compression.type": codec}
 out = {}
 
-def timed(name, fn):
-    gc.collect()
-    wall, cpu = time.perf_counter(), time.process_time()
-    assert fn() == n, name
-    out[name] = time.perf_counter() - wall
-    out[name + " cpu"] = time.process_time() - cpu
+def timed(name, fn, times=1):
+    for _ in range(times):  # the fastest call counts
+        gc.collect()
+        wall, cpu = time.perf_counter(), time.process_time()
+        assert fn() == n, name
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        if wall < out.get(name, wall + 1):
+            out[name], out[name + " cpu"] = wall, cpu
 
 def send(topic):
     with kafkawire.Producer(boot, config=config) as p:
@@ -76,18 +80,19 @@ def poll_batch(topic):
     return got
 
 with Client(boot) as admin:
-    records, batched = (f"ab-{uuid.uuid4().hex[:8]}" for _ in range(2))
-    admin.create_topics({records: 8, batched: 8})
+    records, *batched = (f"ab-{uuid.uuid4().hex[:8]}" for _ in range(4))
+    admin.create_topics({t: 8 for t in (records, *batched)})
     if "send" in work.split(","):
         timed("send", lambda: send(records))
     else:  # the polls read what it sends
         send(records)
     if "send_batch" in work.split(","):
-        timed("send_batch", lambda: send_batch(batched))
+        tries = iter(batched)
+        timed("send_batch", lambda: send_batch(next(tries)), times=len(batched))
     for name, fn in (("poll", poll), ("poll_batch", poll_batch)):
         if name in work.split(","):
             timed(name, lambda fn=fn: fn(records))
-    admin.delete_topics([records, batched])
+    admin.delete_topics([records, *batched])
 out["tree"] = os.path.dirname(os.path.dirname(kafkawire.__file__))
 print(json.dumps(out))
 """
@@ -100,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", type=int, default=500_000)
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--work", default="send,send_batch,poll,poll_batch")
+    parser.add_argument("--codec", default="none", help="the producers' compression.type")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(HERE.parent))
     from tests.support.broker import free_port, launch_tansu
@@ -117,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
                     "AB_BOOTSTRAP": f"127.0.0.1:{port}",
                     "AB_ROWS": str(args.rows),
                     "AB_WORK": args.work,
+                    "AB_CODEC": args.codec,
                 }
                 # cwd: ``python -c`` puts it first on sys.path, before PYTHONPATH
                 done = subprocess.run(
