@@ -250,3 +250,77 @@ def test_a_corrupt_batch_is_a_clear_error_every_time(cluster, admin, face):
                 consume(c, 1, timeout=5)
             assert e.value.field == "crc" and e.value.batch_offset == 0
         assert c.position(tp) == 0
+
+
+def _watch_zero_waits(monkeypatch, fail_first: BaseException | None = None) -> list:
+    """Record each Wait without a timeout that took an answer in (the answers it took);
+    ``fail_first``: the first answer so taken becomes this failure instead."""
+    from kafkawire.client.sync_transport import SyncTransport
+
+    taken = []
+    real = SyncTransport._wait_any
+
+    def watched(self, tickets, timeout):
+        done = real(self, tickets, timeout)
+        if timeout == 0 and done:
+            if fail_first is not None and not taken:
+                done[next(iter(done))] = fail_first
+            taken.append(dict(done))
+        return done
+
+    monkeypatch.setattr(SyncTransport, "_wait_any", watched)
+    return taken
+
+
+def test_a_poll_with_records_takes_in_answers_that_came_without_waiting(
+    cluster, filled, monkeypatch
+):
+    """A poll that hands out buffered records first takes in the fetch answers that have
+    arrived, waiting for none: the broker goes on writing while the caller works. Every
+    record still comes once, in order."""
+    taken = _watch_zero_waits(monkeypatch)
+    tps = [TopicPartition(filled, p) for p in range(3)]
+    config = {"auto.offset.reset": "earliest", "fetch.max.wait.ms": 10}
+    with make_consumer("sync", cluster.bootstrap, config=config) as c:
+        c.assign(tps)
+        got = []
+        end = time.monotonic() + 20
+        while len(got) < 750 and time.monotonic() < end:
+            got += c.poll(0.5, max_records=7)
+            if len(got) == 7:  # the caller's work: the next fetch is answered meanwhile
+                time.sleep(1.0)
+    assert taken  # answers taken in by polls that returned records
+    for p in range(3):
+        assert [r.offset for r in got if r.partition == p] == list(range(250))
+
+
+def test_a_failed_fetch_taken_in_before_records_go_back_is_raised_by_the_next_poll(
+    cluster, filled, monkeypatch
+):
+    """A fetch failure met while a poll takes in answers before returning records leaves
+    those records to the caller and is raised by the next poll; the reading goes on after
+    it, nothing lost or repeated."""
+    from kafkawire.protocol.error_codes import ErrorCode, error_class
+
+    denied = error_class(ErrorCode.TOPIC_AUTHORIZATION_FAILED)("injected")
+    taken = _watch_zero_waits(monkeypatch, fail_first=denied)
+    tps = [TopicPartition(filled, p) for p in range(3)]
+    config = {"auto.offset.reset": "earliest", "fetch.max.wait.ms": 10}
+    with make_consumer("sync", cluster.bootstrap, config=config) as c:
+        c.assign(tps)
+        got, raised = [], []
+        end = time.monotonic() + 20
+        while len(got) < 750 and time.monotonic() < end:
+            try:
+                records = c.poll(0.5, max_records=7)
+            except type(denied) as exc:
+                raised.append((exc, len(taken)))
+                continue
+            if taken and not raised:
+                assert records  # the poll that met the failure returned its records
+            got += records
+            if len(got) == 7:  # the caller's work: the next fetch is answered meanwhile
+                time.sleep(1.0)
+    assert [exc for exc, _ in raised] == [denied]
+    for p in range(3):
+        assert [r.offset for r in got if r.partition == p] == list(range(250))

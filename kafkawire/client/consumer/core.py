@@ -62,6 +62,9 @@ class ConsumerCore:
         self._next_pattern_check = 0.0
         self._settling: Continued | None = None  # _settle's work, across polls
         self._ends: list[tuple[TopicPartition, int]] = []  # enable.partition.eof's reports
+        # a fetch failure met while taking in answers before a poll returned its records:
+        # raised by the next poll, so that those records are not lost with it
+        self._failure: BaseException | None = None
 
     # ---- subscription and assignment (no IO) --------------------------------------------------
 
@@ -231,6 +234,9 @@ class ConsumerCore:
         end = time.monotonic() + max(0.0, timeout)
         if self.member is not None:
             self.member.last_poll = time.monotonic()
+        if self._failure is not None:
+            failure, self._failure = self._failure, None
+            raise failure
         waited = False  # a poll takes what has come at least once, even poll(0)
         while True:
             settled = yield from self._settle(end)
@@ -241,6 +247,14 @@ class ConsumerCore:
             yield from self._fetches.send(self.parts)
             yield from self._commits.step({})  # those whose backoff ended
             now = time.monotonic()
+            if out and self._fetches.in_flight:
+                # what has arrived is taken in before the records go back, without waiting:
+                # a broker blocked on a full socket writes the rest of its answer, and
+                # prepares the next, while the caller works on these records
+                done = yield Wait(list(self._fetches.in_flight), 0.0)
+                self._failure = self._receive(done)
+                if done:
+                    yield from self._fetches.send(self.parts)
             if out or (now >= end and waited):
                 return out
             if settled and now < end and self.subscribed and self._group_needs_poll():
@@ -256,18 +270,25 @@ class ConsumerCore:
             if len(tickets) < len(self._fetches.in_flight) + self._commits.under_way():
                 timeout = min(timeout, 0.05)  # a commit backs off: step it when it is time
             done = yield Wait(tickets, timeout)
-            failure = None
-            for ticket, outcome in done.items():
-                fetch = self._fetches.in_flight.pop(ticket, None)
-                if fetch is None:
-                    continue  # a commit's answer, stepped below
-                try:  # every answer is taken: the transport has handed its tickets back
-                    self._fetches.receive(self.parts, fetch, outcome)
-                except (ClientError, BrokerError) as exc:
-                    failure = failure or exc
+            failure = self._receive(done)
             yield from self._commits.step(done)
             if failure is not None:
                 raise failure
+
+    def _receive(self, done: dict) -> BaseException | None:
+        """Place the fetch answers among ``done`` (commits' answers are left to the caller);
+        the first failure, once every answer is taken: the transport has handed its
+        tickets back."""
+        failure = None
+        for ticket, outcome in done.items():
+            fetch = self._fetches.in_flight.pop(ticket, None)
+            if fetch is None:
+                continue
+            try:
+                self._fetches.receive(self.parts, fetch, outcome)
+            except (ClientError, BrokerError) as exc:
+                failure = failure or exc
+        return failure
 
     def _note_ends(self) -> None:
         """enable.partition.eof: a partition whose records have all been handed out up to
