@@ -167,3 +167,51 @@ def test_a_pattern_matches_internal_topics_only_when_asked(exclude):
     answer_all(consumer._match_pattern(), lambda call: answer)
     assert consumer.topics == (["_orders"] if exclude else ["__consumer_offsets", "_orders"])
     assert client_config("127.0.0.1:1").allow_auto_create_topics is False
+
+
+def test_a_fetch_of_caught_up_partitions_waits_while_other_buffers_are_full():
+    """A fetch holding only partitions fetched up to their end would wait at the broker
+    (fetch.wait.max.ms) and hold back that broker's next fetch: it is not sent while another
+    partition is left out because its buffer is full (2 answers), and it is once that
+    partition has room again, or is paused."""
+    import uuid
+
+    from kafkawire import messages as m
+    from kafkawire.client.consumer.config import consumer_config
+    from kafkawire.client.consumer.pipeline import FetchPipeline, _Fetched, _Partition
+    from kafkawire.client.core import ClientCore
+    from kafkawire.client.types import TopicPartition
+
+    client, config = consumer_config("127.0.0.1:1", {})
+    core = ClientCore(client)
+    pipeline = FetchPipeline(core, config)
+    full, ended = TopicPartition("t", 0), TopicPartition("t", 1)
+    parts = {full: _Partition(position=0, fetch_offset=500), ended: _Partition(position=7)}
+    parts[full].buffered.extend([_Fetched(None, 250), _Fetched(None, 500)])
+    parts[ended].fetch_offset = parts[ended].high = 7  # nothing more at the broker now
+    topic = m.MetadataResponse.MetadataResponseTopic
+    leader = m.MetadataResponse.MetadataResponsePartition
+    answer = m.MetadataResponse(
+        brokers=[m.MetadataResponse.MetadataResponseBroker(node_id=1, host="h", port=1)],
+        topics=[
+            topic(
+                name="t",
+                topic_id=uuid.uuid4(),
+                partitions=[leader(partition_index=p, leader_id=1) for p in (0, 1)],
+            )
+        ],
+    )
+
+    def fetched(parts):
+        seen, _ = answer_all(pipeline.send(parts), lambda call: answer)
+        starts = [e for e in seen if isinstance(e, Start)]
+        return [sorted(pipeline.in_flight.popitem()[1].sent) for _ in starts]
+
+    assert fetched(parts) == []  # only the caught-up partition, the other one full
+    parts[full].buffered.popleft()
+    assert fetched(parts) == [[full, ended]]  # room again: both, answered at once
+    for tp in parts:
+        parts[tp].in_flight = False
+    parts[full].buffered.append(_Fetched(None, 750))
+    parts[full].paused = True
+    assert fetched(parts) == [[ended]]  # a paused partition holds nothing back

@@ -68,6 +68,11 @@ class _Partition:
     replica_until: float = 0.0
     at_end: bool = False  # enable.partition.eof: its end was reported (until more records)
 
+    @property
+    def caught_up(self) -> bool:
+        """Fetched up to the end the last answer gave: the broker has nothing more now."""
+        return self.high >= 0 and self.fetch_offset >= self.high
+
     def move_to(self, offset: int) -> None:
         self.position = self.fetch_offset = offset
         self.reset = False
@@ -131,9 +136,14 @@ class FetchPipeline:
                 parts[tp].retry_at = now + self._backoff
             return
         groups = self._to_replicas(parts, groups, now)
+        # a fetch of caught-up partitions only waits at the broker (fetch.wait.max.ms) for
+        # records to come, and holds back that broker's next fetch: while partitions are
+        # left out because their buffers are full, it is not sent before they have room (a
+        # paused partition's buffer waits for resume, not for the caller: it holds nothing)
+        held = any(len(p.buffered) >= 2 and not p.paused for p in parts.values())
         c = self.config
         for node, tps in groups.items():
-            if node in busy:
+            if node in busy or (held and all(parts[tp].caught_up for tp in tps)):
                 continue
             wanted = {
                 tp: (
