@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
+import types
 import uuid
 
 import pyarrow as pa
@@ -844,6 +845,35 @@ def test_every_kind_of_key_lands_in_the_same_partition(cluster, admin, face):
         for headers in (None, [("h", b"x")]):
             with pytest.raises((EncodeError, TypeError), match="timestamp"):
                 producer.send(topic, b"v", key=b"k", headers=headers, timestamp=2**63)
+
+
+def test_send_is_the_compiled_paths_builtin_method(cluster):
+    """``send`` is a builtin method of the compiled path on both producers: the interpreter
+    passes its keywords straight, where a callable object's ``__call__`` gets a new dict of
+    them each record. Its keywords arrive: the key places the record."""
+    import asyncio
+
+    from kafkawire import Producer
+    from kafkawire.aio import Producer as AsyncProducer
+
+    topic = new_topic(cluster, 7)
+    keys = [b"user-%d" % i for i in range(20)]
+    with Producer(cluster.bootstrap) as producer:
+        assert isinstance(producer.send, types.BuiltinMethodType)
+        assert type(producer.send.__self__).__name__ == "FastSend"
+        futures = [producer.send(topic, b"v", key=key) for key in keys]
+        assert [f.result(10).partition for f in futures] == [
+            default_partition(key, 7) for key in keys
+        ]
+
+    async def main():
+        async with AsyncProducer(cluster.bootstrap) as producer:
+            assert isinstance(producer.send, types.BuiltinMethodType)
+            assert type(producer.send.__self__).__name__ == "AsyncFastSend"
+            futures = [await producer.send(topic, b"v", key=key) for key in keys]
+            return [(await f).partition for f in futures]
+
+    assert asyncio.run(main()) == [default_partition(key, 7) for key in keys]
 
 
 def test_asyncio_sends_are_awaitables_asyncio_takes_every_way(cluster, admin):

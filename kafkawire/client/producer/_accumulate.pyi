@@ -104,7 +104,7 @@ class FastSend:
     def __init__(
         self, lock: Any, core: Any, signal: Any, full_path: Callable[..., Any]
     ) -> None: ...
-    def __call__(
+    def send(
         self,
         topic: str,
         value: Any = None,
@@ -130,7 +130,7 @@ class AsyncFastSend:
     def __init__(
         self, core: Any, full_path: Callable[..., Awaitable[AsyncRecordFuture]]
     ) -> None: ...
-    def __call__(
+    def send(
         self,
         topic: str,
         value: Any = None,

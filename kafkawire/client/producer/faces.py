@@ -159,7 +159,7 @@ class Producer(_ProducerMethods):
         )
         # the common case of send, compiled; it calls the method below for the rest
         whole_path = type(self).send.__get__(self)
-        self.send = FastSend(self._lock, self._producer, self._signal, whole_path)
+        self.send = FastSend(self._lock, self._producer, self._signal, whole_path).send
         self._thread = threading.Thread(target=self._send_loop, name="kafkawire-producer")
         self._thread.daemon = True
         self._thread.start()
@@ -482,7 +482,7 @@ class AsyncProducer(_ProducerMethods):
             self._core, self._config, self._producer, contextlib.nullcontext(), self._reported
         )
         # the common case of send, compiled; the rest goes to _send_whole
-        self.send = AsyncFastSend(self._producer, self._send_whole)
+        self.send = AsyncFastSend(self._producer, self._send_whole).send
 
     def _notify(self) -> None:
         if self._space is not None:
