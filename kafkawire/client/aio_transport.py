@@ -45,7 +45,8 @@ class _Protocol(asyncio.BufferedProtocol):
     def flush(self) -> None:
         if self.transport is not None and self.session.has_data_to_send:
             self.last_used = time.monotonic()
-            self.transport.write(self.session.data_to_send())
+            # sent as pieces by Python 3.12's selector transports (sendmsg); joined before
+            self.transport.writelines(self.session.buffers_to_send())
 
     def get_buffer(self, sizehint: int) -> memoryview:
         return self.session.get_buffer(sizehint)

@@ -5,9 +5,9 @@ newest version kafkawire speaks (asked again at an older one after the broker's 
 answer, KIP-511). Requests handed to ``send`` before the handshake ends wait; after it they are
 encoded at once at the version both sides speak, so several can be in flight on one connection
 (pipelining); answers are matched to them by correlation id. The transport that owns the socket
-calls ``data_to_send`` / ``get_buffer`` / ``buffer_updated`` / ``connection_lost``; each call that
-can finish requests returns them as ``(token, response, error)`` triples, where ``token`` is
-whatever the transport handed to ``send`` (an index, a future).
+calls ``buffers_to_send`` / ``get_buffer`` / ``buffer_updated`` / ``connection_lost``; each call
+that can finish requests returns them as ``(token, response, error)`` triples, where ``token``
+is whatever the transport handed to ``send`` (an index, a future).
 
 With SASL (``sasl.py``), the handshake goes on with SaslHandshake and SaslAuthenticate (or raw
 token frames for brokers before 1.0) before requests are released. A broker that gives the
@@ -99,7 +99,7 @@ class BrokerSession:
         self.state = SessionState.HANDSHAKE
         self.versions: dict[int, int] = {}  # api key -> negotiated version, once READY
         self._reader = FrameReader(max_frame_size=max_frame_size)
-        self._outgoing: list[bytes] = []  # encoded frames (joined once, when taken)
+        self._outgoing: list[bytes] = []  # encoded frames, large records not copied in
         self._next_correlation_id = 0
         self._in_flight: dict[int, _InFlight] = {}
         self._waiting: list[tuple[Any, Any, int | None]] = []  # until the handshake ends
@@ -146,12 +146,11 @@ class BrokerSession:
 
     # ---- the transport's side -------------------------------------------------------------
 
-    def data_to_send(self) -> bytes:
-        """The bytes to write to the socket now (and forget)."""
-        # one frame (a large produce, say) goes out as encoded: no copy
-        data = self._outgoing[0] if len(self._outgoing) == 1 else b"".join(self._outgoing)
-        self._outgoing.clear()
-        return data
+    def buffers_to_send(self) -> list[bytes]:
+        """What to write to the socket now, in order (and forget): the frames, each in one
+        or more pieces (a produce's large records are their own pieces, never copied)."""
+        buffers, self._outgoing = self._outgoing, []
+        return buffers
 
     @property
     def has_data_to_send(self) -> bool:
@@ -237,14 +236,13 @@ class BrokerSession:
 
     def _write(self, request, version: int) -> int:
         correlation_id = self._next_id()
-        self._outgoing.append(
-            encode_request(
-                request,
-                version=version,
-                correlation_id=correlation_id,
-                client_id=self.client_id,
-                drop_unsupported=True,
-            )
+        self._outgoing += encode_request(
+            request,
+            version=version,
+            correlation_id=correlation_id,
+            client_id=self.client_id,
+            drop_unsupported=True,
+            parts=True,
         )
         return correlation_id
 

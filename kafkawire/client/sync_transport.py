@@ -10,11 +10,13 @@ be taken for the next request's).
 from __future__ import annotations
 
 import contextlib
+import itertools
 import random
 import selectors
 import socket
 import ssl
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -29,6 +31,8 @@ from .tls import handshake_failure, handshake_timeout, ssl_context
 
 _WOULD_BLOCK = (BlockingIOError, InterruptedError, ssl.SSLWantReadError, ssl.SSLWantWriteError)
 _FAMILIES = {"any": socket.AF_UNSPEC, "v4": socket.AF_INET, "v6": socket.AF_INET6}
+_IOV_MAX = 1024  # pieces a sendmsg takes (Linux's and macOS's limit)
+_JOINED_BELOW = 16384  # TLS: smaller pieces at the front are joined into one write
 
 
 class ReconnectBackoff:
@@ -103,6 +107,31 @@ def dial(host: str, port: int, config: ClientConfig) -> socket.socket:
     raise error if error is not None else OSError(f"no address of {host} to connect to")
 
 
+def _send_pieces(sock: socket.socket, outbox: deque[memoryview]) -> int:
+    """Send what the socket takes of the pieces, in order: how many bytes it took."""
+    if not isinstance(sock, ssl.SSLSocket):
+        return sock.sendmsg(itertools.islice(outbox, _IOV_MAX))  # nothing copied
+    # TLS has no sendmsg. Small pieces at the front go in one write (one TLS record rather
+    # than one each), joined; a large one alone, as it is. A retry after a blocked write
+    # starts with the same bytes, as OpenSSL wants (it may be longer).
+    if len(outbox) > 1 and len(outbox[0]) < _JOINED_BELOW:
+        run, size = [], 0
+        while outbox and len(outbox[0]) < _JOINED_BELOW and size < _JOINED_BELOW:
+            size += len(outbox[0])
+            run.append(outbox.popleft())
+        outbox.appendleft(memoryview(b"".join(run)))
+    return sock.send(outbox[0])
+
+
+def _forget_sent(outbox: deque[memoryview], sent: int) -> None:
+    """Drop the ``sent`` bytes from the front: whole pieces (empty ones too), then the front
+    of one (a view of the rest, not a copy)."""
+    while outbox and sent >= len(outbox[0]):
+        sent -= len(outbox.popleft())
+    if sent:
+        outbox[0] = outbox[0][sent:]
+
+
 def set_options(sock: socket.socket, config: ClientConfig) -> None:
     """socket.keepalive.enable, socket.nagle.disable and the buffer sizes, on ``sock``."""
     if config.socket_nagle_disable:
@@ -129,7 +158,8 @@ class _Connection:
     key: ConnectionKey
     sock: socket.socket
     session: BrokerSession
-    outbox: bytearray = field(default_factory=bytearray)  # encoded, not yet sent
+    # encoded, not yet sent: pieces of frames, a produce's large records among them uncopied
+    outbox: deque[memoryview] = field(default_factory=deque)
     last_used: float = field(default_factory=time.monotonic)  # last sent or received
     writing: bool = False
 
@@ -413,22 +443,18 @@ class SyncTransport:
         self._selector.modify(conn.sock, selectors.EVENT_READ | selectors.EVENT_WRITE, conn)
 
     def _write(self, conn: _Connection) -> None:
-        data = conn.session.data_to_send() if conn.session.has_data_to_send else b""
-        if conn.outbox:
-            conn.outbox += data
-            data = conn.outbox
+        outbox = conn.outbox
+        if conn.session.has_data_to_send:
+            outbox.extend(map(memoryview, conn.session.buffers_to_send()))
         try:
-            sent = conn.sock.send(data) if data else 0
-        except _WOULD_BLOCK:  # TLS retries with the same bytes, as OpenSSL wants
+            sent = _send_pieces(conn.sock, outbox) if outbox else 0
+        except _WOULD_BLOCK:  # TLS retries with the same bytes first, as OpenSSL wants
             sent = 0
         except OSError as exc:
             self._drop(conn, f"failed to take what was sent: {exc}")
             return
-        if data is conn.outbox:
-            del conn.outbox[:sent]
-        elif sent < len(data):  # only what the socket did not take is copied
-            conn.outbox += memoryview(data)[sent:]
-        if conn.outbox:  # the rest goes out when the socket has room
+        _forget_sent(outbox, sent)
+        if outbox:  # the rest goes out when the socket has room
             return
         conn.writing = False
         self._selector.modify(conn.sock, selectors.EVENT_READ, conn)

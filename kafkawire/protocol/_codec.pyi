@@ -15,7 +15,15 @@ def encode_request(
     size_prefix: bool = True,
     drop_unsupported: bool = False,
     header: RequestHeader | None = None,
-) -> bytes: ...
+    parts: bool = False,
+) -> bytes | list[bytes]:
+    """A request frame: [size] request header, then the message at ``version``.
+
+    :param parts: the frame as a list of bytes whose concatenation it is, with the records
+        of 16 KiB or more that are ``bytes`` objects in it as they are, not copied (a
+        socket's ``sendmsg`` sends them).
+    """
+
 def encode_response(
     msg: Message,
     *,

@@ -91,6 +91,8 @@ class _Fail(Exception):
         self.path = []
 
 
+# Smaller records are copied into encode_request's parts: cheaper than a piece of their own.
+DEF REFERENCED_RECORDS = 16384
 DEF MAX_DEPTH = 64  # the schemas nest a few levels; arrays add one each
 DEF AT_FIELD = 0
 DEF AT_TAGGED = 1
@@ -455,17 +457,17 @@ cdef object _message_class(object msg, str message_type):
     return cls
 
 
-cdef bytes _finish(Writer w, bint size_prefix):
+cdef object _finish(Writer w, bint size_prefix):
     cdef Py_ssize_t size
     if size_prefix:
-        size = w.len - 4
+        size = w.len + w.referenced - 4
         if size > 0x7FFFFFFF:
             raise EncodeError(f"a frame of {size} bytes is too large")
         w.buf[0] = <uint8_t>(size >> 24)
         w.buf[1] = <uint8_t>(size >> 16)
         w.buf[2] = <uint8_t>(size >> 8)
         w.buf[3] = <uint8_t>size
-    return w.result()
+    return w.result() if w.refs is None else w.pieces()
 
 
 cdef int _write(Writer w, Plan plan, object obj, str root) except -1:
@@ -501,13 +503,17 @@ cdef int _check_end(Reader r, str root, bint zeros_allowed=False) except -1:
 
 
 def encode_request(msg, *, int version, correlation_id=0, client_id=None,
-                   bint size_prefix=True, bint drop_unsupported=False, header=None):
+                   bint size_prefix=True, bint drop_unsupported=False, header=None,
+                   bint parts=False):
     """A request frame: [size] request header, then the message at ``version``.
 
     ``drop_unsupported``: silently drop non-default values of fields ``version`` lacks instead
     of raising EncodeError. ``header``: a RequestHeader to write as it is (e.g. the one
     decode_request gave, with its tagged fields) instead of one made from ``correlation_id``
     and ``client_id``; its API key and version must match ``msg`` and ``version``.
+    ``parts``: the frame as a list of bytes whose concatenation it is, with the records of
+    16 KiB or more that are ``bytes`` objects in it as they are, not copied (a socket's
+    ``sendmsg`` sends them).
     """
     cls = _message_class(msg, "request")
     cdef Plan plan = message_plan(cls, version)
@@ -523,6 +529,8 @@ def encode_request(msg, *, int version, correlation_id=0, client_id=None,
             f"{header.request_api_version}, the message is {cls.api_key} version {version}")
     cdef Writer w = Writer()
     w.drop = drop_unsupported
+    if parts:
+        w.refs = []
     if size_prefix:
         w.take(4)
     _write(w, get_plan(RequestHeader, hv, hv >= 2), header, "RequestHeader")

@@ -6,6 +6,11 @@ cdef class Writer(Walk):
     cdef Py_ssize_t len
     cdef Py_ssize_t cap
     cdef bint drop  # drop fields the version lacks instead of refusing non-default values
+    # encode_request(parts=True): large records (bytes, immutable) are referenced where they
+    # go instead of copied, as (offset in buf, records) pairs; a socket sends the pieces
+    cdef list refs
+    cdef Py_ssize_t referenced  # their bytes
+    cdef int in_tagged  # a tagged field's value slides once written: no reference inside
 
     def __cinit__(self, Py_ssize_t capacity=256):
         self.buf = <uint8_t *>PyMem_Malloc(capacity)
@@ -111,6 +116,11 @@ cdef class Writer(Walk):
             if PyBytes_CheckExact(v):
                 n = len(<bytes>v)
                 self.length(n, compact, 4)
+                if (kind == K_RECORDS and self.refs is not None and n >= REFERENCED_RECORDS
+                        and not self.in_tagged):
+                    self.refs.append((self.len, v))
+                    self.referenced += n
+                    return 0
                 return self.raw(PyBytes_AS_STRING(v), n)
             try:
                 PyObject_GetBuffer(v, &view, PyBUF_SIMPLE)
@@ -147,6 +157,19 @@ cdef class Writer(Walk):
 
     cdef bytes result(self, Py_ssize_t start=0):
         return PyBytes_FromStringAndSize(<const char *>self.buf + start, self.len - start)
+
+    cdef list pieces(self):
+        """The frame as parts: what was written, cut where the referenced records go."""
+        cdef list out = []
+        cdef Py_ssize_t at = 0, cut
+        for cut, records in self.refs:
+            if cut > at:
+                out.append(PyBytes_FromStringAndSize(<const char *>self.buf + at, cut - at))
+            out.append(records)
+            at = cut
+        if self.len > at:  # nothing after the last records: no empty piece
+            out.append(self.result(at))
+        return out
 
 
 cdef long long as_int(object v, int kind) except? -1:
@@ -299,7 +322,9 @@ cdef int write_tagged(Writer w, Plan plan, object obj, int d) except -1:
         w.uvarint(<uint32_t>plan.tops[i].tag)
         start = w.len
         w.idx[d] = i
+        w.in_tagged += 1
         write_op(w, &plan.tops[i], values[i])
+        w.in_tagged -= 1
         # Now that its size is known, slide the value up to make room for the size varint.
         size = w.len - start
         u = <uint32_t>size

@@ -22,7 +22,7 @@ def frames_of(data: bytes) -> list[bytes]:
 
 
 def handshake(session: BrokerSession, keys=(ApiKey.API_VERSIONS, ApiKey.METADATA)) -> list:
-    (frame,) = frames_of(session.data_to_send())
+    (frame,) = frames_of(b"".join(session.buffers_to_send()))
     header, _ = decode_request(frame)
     answer = m.ApiVersionsResponse(
         api_keys=[
@@ -56,7 +56,7 @@ def test_requests_wait_for_the_handshake_then_pipeline():
     assert session.state is SessionState.HANDSHAKE and session.in_flight == 2
     assert handshake(session) == []
     assert session.state is SessionState.READY
-    requests = frames_of(session.data_to_send())
+    requests = frames_of(b"".join(session.buffers_to_send()))
     assert len(requests) == 2  # both on the wire before either is answered
     done = session.receive_data(answer(requests[1]) + answer(requests[0]))
     assert [(token, r.controller_id) for token, r, _ in done] == [("b", 2), ("a", 1)]
@@ -67,7 +67,7 @@ def test_answers_arrive_a_byte_at_a_time():
     session = new_session()
     handshake(session)
     session.send(m.MetadataRequest(topics=[]), "x")
-    data = answer(frames_of(session.data_to_send())[0])
+    data = answer(frames_of(b"".join(session.buffers_to_send()))[0])
     done = []
     for i in range(len(data)):
         view = session.get_buffer()
@@ -89,7 +89,7 @@ def test_unknown_correlation_id_breaks_the_connection():
     session = new_session()
     handshake(session)
     session.send(m.MetadataRequest(topics=[]), "x")
-    session.data_to_send()
+    b"".join(session.buffers_to_send())
     bogus = encode_response(m.MetadataResponse(), version=1, correlation_id=999)
     ((token, _, error),) = session.receive_data(bogus)
     assert token == "x" and isinstance(error, CorruptError) and session.closed
@@ -158,7 +158,7 @@ def test_a_null_where_the_schema_has_none_is_read_as_empty(version):
     session = new_session()
     handshake(session, keys=(ApiKey.API_VERSIONS, ApiKey.SYNC_GROUP))
     session.send(m.SyncGroupRequest(group_id="g", member_id="m"), "s", newest=version)
-    (frame,) = frames_of(session.data_to_send())
+    (frame,) = frames_of(b"".join(session.buffers_to_send()))
     header, _ = decode_request(frame)
     assert header.request_api_version == version
     if version == 3:  # correlation id, throttle, error 16 (NOT_COORDINATOR), null bytes

@@ -278,6 +278,45 @@ def test_records_decode_zero_copy_and_encode_from_bytes_like():
     assert encode_request(back, version=9) == frame_bytes
 
 
+@pytest.mark.parametrize("version", range(3, 12))
+@pytest.mark.parametrize("size_prefix", [True, False])
+def test_a_request_in_parts_references_large_records_bytes_and_joins_to_the_frame(
+    version, size_prefix
+):
+    """parts=True: the frame as pieces whose concatenation is the frame (the size prefix
+    counting every piece); records bytes of 16 KiB or more are the pieces themselves, not
+    copies; smaller ones and mutable buffers are copied in."""
+    P = messages.ProduceRequest
+    large, edge = bytes(range(256)) * 200, b"e" * 16384
+    small, mutable = b"s" * 16383, bytearray(b"m" * 40000)
+    partitions = [
+        P.PartitionProduceData(index=i, records=r)
+        for i, r in enumerate([large, small, mutable, edge, None, large])
+    ]
+    msg = P(
+        acks=-1, timeout_ms=5, topic_data=[P.TopicProduceData(name="t", partition_data=partitions)]
+    )
+    kwargs = dict(version=version, correlation_id=7, client_id="c", size_prefix=size_prefix)
+    whole = encode_request(msg, **kwargs)
+    parts = encode_request(msg, **kwargs, parts=True)
+    assert isinstance(parts, list) and all(type(p) is bytes and p for p in parts)
+    assert b"".join(parts) == whole
+    referenced = [p for p in parts if p is large or p is edge or p is small]
+    assert [id(p) for p in referenced] == [id(large), id(edge), id(large)]
+    if size_prefix:
+        assert int.from_bytes(parts[0][:4], "big") == sum(map(len, parts)) - 4
+    header, back = decode_request(b"".join(parts), size_prefix=size_prefix)
+    assert header.correlation_id == 7
+    assert [
+        bytes(p.records) if p.records is not None else None
+        for p in back.topic_data[0].partition_data
+    ] == [large, small, bytes(mutable), edge, None, large]
+    # a frame that is all records but for its head: no empty piece after the last
+    msg = P(topic_data=[P.TopicProduceData(name="t", partition_data=[partitions[0]])])
+    tail = encode_request(msg, version=version, parts=True)
+    assert b"".join(tail) == encode_request(msg, version=version) and all(tail)
+
+
 def test_records_views_of_a_fetch_response_behave_as_slices_and_keep_the_input_alive():
     # kafkawire builds these views without a subscript (one per partition is hot): each must
     # behave exactly as a slice of the input would, and outlive the response and the input.

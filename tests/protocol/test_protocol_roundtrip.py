@@ -36,6 +36,8 @@ def _frame_round_trip(msg, version):
     cls = type(msg)
     if cls.message_type == "request":
         frame = encode_request(msg, version=version, correlation_id=42, client_id="kw")
+        parts = encode_request(msg, version=version, correlation_id=42, client_id="kw", parts=True)
+        assert b"".join(parts) == frame
         header, back = decode_request(frame[4:])
         assert (header.request_api_key, header.request_api_version) == (cls.api_key, version)
         assert encode_request(back, version=version, correlation_id=42, client_id="kw") == frame
