@@ -2,6 +2,7 @@
 
     python tools/ab_client.py --before ../baseline --after . [--rows 500000] [--rounds 9]
                               [--work send,send_batch,poll,poll_batch] [--codec lz4]
+                              [--fetch-mb 10]
 
 Each round runs, in a fresh process per checkout (PYTHONPATH=the checkout, its own build),
 the same workloads on topics of their own: ``send`` (Producer.send per keyed record, every
@@ -9,7 +10,9 @@ future's offset read; ``send loop``, the loop of sends alone), ``send_batch`` (t
 two Arrow arrays in one call; the fastest of three calls, on topics of their own: one call is
 a fraction of a second), ``poll``
 (Consumer.poll, every field of every record touched) and ``poll_batch`` (poll_batch and
-to_arrow), the producers with ``--codec``'s compression. The broker is reached directly, not
+to_arrow), the producers with ``--codec``'s compression, the consumers with
+``--fetch-mb`` (max.partition.fetch.bytes, five times that fetch.max.bytes; as
+benchmarks/bench_consumer.py reads: 10) when given. The broker is reached directly, not
 through the tests' recording proxy. A row's ratio is the median of the rounds' before/after
 ratios (> 1: the after checkout is faster); wall and CPU time (process_time: every thread of
 the client's process) both. One warm-up round is dropped.
@@ -36,6 +39,11 @@ from kafkawire.client import Client, TopicPartition
 
 boot, n, work = os.environ["AB_BOOTSTRAP"], int(os.environ["AB_ROWS"]), os.environ["AB_WORK"]
 codec = os.environ["AB_CODEC"]
+reading = {"auto.offset.reset": "earliest"}
+if os.environ["AB_FETCH_MB"]:
+    per_partition = int(os.environ["AB_FETCH_MB"]) << 20
+    reading["max.partition.fetch.bytes"] = per_partition
+    reading["fetch.max.bytes"] = 5 * per_partition
 keys = [b"key-%06d" % (i % 10_000) for i in range(n)]
 values = [(b'{"id": %d, "payload": "' % i).ljust(99, b"x") + b"}" for i in range(n)]
 config = {"linger.ms": 5, "acks": "all", "enable.idempotence": True, "compression.type": codec}
@@ -66,7 +74,7 @@ def send_batch(topic):
 
 def poll(topic):
     got = total = 0
-    with kafkawire.Consumer(boot, config={"auto.offset.reset": "earliest"}) as c:
+    with kafkawire.Consumer(boot, config=reading) as c:
         c.assign([TopicPartition(topic, p) for p in range(8)])
         while got < n:
             for r in c.poll(1.0):
@@ -76,7 +84,7 @@ def poll(topic):
 
 def poll_batch(topic):
     got = 0
-    with kafkawire.Consumer(boot, config={"auto.offset.reset": "earliest"}) as c:
+    with kafkawire.Consumer(boot, config=reading) as c:
         c.assign([TopicPartition(topic, p) for p in range(8)])
         while got < n:
             got += c.poll_batch(1.0).to_arrow().num_rows
@@ -109,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--work", default="send,send_batch,poll,poll_batch")
     parser.add_argument("--codec", default="none", help="the producers' compression.type")
+    parser.add_argument("--fetch-mb", default="", help="the consumers' MB a partition a fetch")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(HERE.parent))
     from tests.support.broker import free_port, launch_tansu
@@ -127,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
                     "AB_ROWS": str(args.rows),
                     "AB_WORK": args.work,
                     "AB_CODEC": args.codec,
+                    "AB_FETCH_MB": args.fetch_mb,
                 }
                 # cwd: ``python -c`` puts it first on sys.path, before PYTHONPATH
                 done = subprocess.run(
