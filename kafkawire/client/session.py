@@ -18,7 +18,6 @@ has passed: requests handed over meanwhile wait, answers to those already sent k
 from __future__ import annotations
 
 import enum
-import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ from kafkawire.protocol.versions import (
 )
 
 from .errors import AuthenticationError, BrokerConnectionError, NotKafkaError
+from .randomness import RANDOM
 from .sasl import Mechanism, SaslAuthenticator
 
 # The oldest version of each API the client can use: record batches (magic 2) need Produce 3
@@ -434,7 +434,7 @@ class BrokerSession:
         if lifetime_ms > 0:
             # Kafka's clients start at a random point of the last 15%: connections made at
             # once do not all authenticate again at once
-            share = random.uniform(0.85, 0.95)
+            share = RANDOM.uniform(0.85, 0.95)
             self._reauthenticate_at = self._clock() + lifetime_ms / 1000 * share
         return self._authenticated()
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import random
 import selectors
 import socket
 import ssl
@@ -25,6 +24,7 @@ from .core import ClientCore, ConnectionKey
 from .errors import BrokerConnectionError, ClientError, RequestTimeoutError
 from .flow import Call, Flow, Sleep, Start, Wait, calls_of, resume, unreachable
 from .logs import apply_debug, client_logger
+from .randomness import RANDOM
 from .sasl import sasl_authenticator
 from .session import BrokerSession, Completion
 from .tls import handshake_failure, handshake_timeout, ssl_context
@@ -48,7 +48,7 @@ class ReconnectBackoff:
         most: float,
         *,
         clock: Callable[[], float] = time.monotonic,
-        jitter: Callable[[], float] = random.random,
+        jitter: Callable[[], float] = RANDOM.random,
     ) -> None:
         self.first, self.most = first, max(first, most)
         self._clock, self._jitter = clock, jitter

@@ -185,6 +185,42 @@ def test_keyless_records_stick_to_a_partition_per_batch(cluster, admin, face):
     assert switches < 60
 
 
+def test_the_partitioners_draw_from_kafkawires_own_generator(cluster, monkeypatch, face):
+    """Keyless records (sticky, random partitioner, send and send_batch) place themselves
+    with the client's own generator: the ``random`` module's shared stream, which an
+    application may have seeded, and numpy's are not drawn from (a draw is told by who made
+    it: other libraries' threads in this process may draw meanwhile)."""
+    import random
+    import sys
+
+    import numpy as np
+
+    callers = []
+
+    def spy(name, module):
+        real = getattr(module, name)
+
+        def draw(*args, **kwargs):
+            callers.append(sys._getframe(1).f_globals.get("__name__", ""))
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, draw)
+
+    for name in ("randrange", "randint", "random", "uniform", "choice"):
+        spy(name, random)
+    spy("randint", np.random)
+    topic = new_topic(cluster, 4)
+    values = pa.array([b"v%d" % i for i in range(50)], pa.binary())
+    for partitioner in ("murmur2_random", "random"):
+        config = {"partitioner": partitioner, "batch.size": 500}
+        with make_producer(face, cluster.bootstrap, config=config) as producer:
+            futures = [producer.send(topic, b"x" * 100) for _ in range(40)]
+            futures.append(producer.send_batch(topic, values))
+            for f in futures:
+                f.result(20)
+    assert not [c for c in callers if c.startswith("kafkawire")]
+
+
 def test_send_batch_is_columnar_and_partitions_as_send(cluster, admin, face):
     topic = new_topic(cluster, 5)
     n = 5000

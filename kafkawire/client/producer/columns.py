@@ -15,7 +15,6 @@ import concurrent.futures
 import datetime
 import math
 import operator
-import random
 import time
 import zlib
 from collections.abc import Mapping
@@ -29,6 +28,7 @@ from kafkawire.records import iter_batches
 from kafkawire.records._build import group_rows
 
 from ..errors import RecordTooLargeError
+from ..randomness import RANDOM
 from ..types import TopicPartition
 from .config import ProducerConfig
 from .partitioner import key_partitions, murmur2
@@ -384,13 +384,13 @@ def _split(config: ProducerConfig, topic, count, values, keys, partitions) -> tu
         parts = key_partitions(keys, count)
         keyless = parts < 0
         if keyless.any():  # null keys: one partition for the call (sticky)
-            parts[keyless] = np.random.randint(count)
+            parts[keyless] = RANDOM.randrange(count)
     elif keys is not None or config.partitioner == "random":
         parts = np.array(
             [_partition_of(config.partitioner, k, count) for k in _pylist(keys, n)], np.int32
         )
     else:
-        parts = np.full(n, np.random.randint(count), np.int32)
+        parts = np.full(n, RANDOM.randrange(count), np.int32)
     if n and parts.min() == parts.max():
         return [(int(parts[0]), None)], parts
     rows, starts = group_rows(parts, count)
@@ -404,7 +404,7 @@ def _split(config: ProducerConfig, topic, count, values, keys, partitions) -> tu
 def _partition_of(partitioner: str, key, count) -> int:
     """The partition of one row's key (None: no key) under ``partitioner``."""
     if partitioner == "random" or (key is None and partitioner.endswith("_random")):
-        return random.randrange(count)
+        return RANDOM.randrange(count)
     if partitioner.startswith("consistent"):  # librdkafka's: the whole CRC32
         return zlib.crc32(b"" if key is None else key) % count
     return (murmur2(b"" if key is None else key) & 0x7FFFFFFF) % count

@@ -22,7 +22,6 @@ go again in order. With idempotence the broker drops the copies of batches it al
 
 from __future__ import annotations
 
-import random
 import time
 import zlib
 from collections.abc import Callable
@@ -54,6 +53,7 @@ from ..errors import (
     TransactionStateError,
 )
 from ..flow import Call, Flow, Start, Wait
+from ..randomness import RANDOM
 from ..stats import leader_of, topics_object
 from ..types import TopicPartition
 from . import requests as produce_flows
@@ -235,10 +235,10 @@ class ProducerCore:
         if self._keyless == "hash":  # murmur2 / consistent: as an empty key
             q = t.queues[self._partition_of(b"", count)]
         elif self._keyless == "random":
-            q = t.queues[random.randrange(count)]
+            q = t.queues[RANDOM.randrange(count)]
         else:
             if t.sticky < 0:
-                t.sticky = random.randrange(count)
+                t.sticky = RANDOM.randrange(count)
             q = t.queues[t.sticky]
             b = q.open
             if b is not None and b.builder.append(
@@ -248,7 +248,7 @@ class ProducerCore:
                 b.count = index + 1
                 return b, index, timestamp
             if count > 1:  # its batch is full or gone: on to another partition
-                t.sticky = (t.sticky + random.randrange(1, count)) % count
+                t.sticky = (t.sticky + RANDOM.randrange(1, count)) % count
                 q = t.queues[t.sticky]
         b = q.open
         if b is None or not b.builder.append(value, key=key, timestamp=timestamp, headers=headers):
