@@ -114,7 +114,7 @@ def _send_pieces(sock: socket.socket, outbox: deque[memoryview]) -> int:
     # TLS has no sendmsg. Small pieces at the front go in one write (one TLS record rather
     # than one each), joined; a large one alone, as it is. A retry after a blocked write
     # starts with the same bytes, as OpenSSL wants (it may be longer).
-    if len(outbox) > 1 and len(outbox[0]) < _JOINED_BELOW:
+    if len(outbox) > 1 and len(outbox[0]) < _JOINED_BELOW and len(outbox[1]) < _JOINED_BELOW:
         run, size = [], 0
         while outbox and len(outbox[0]) < _JOINED_BELOW and size < _JOINED_BELOW:
             size += len(outbox[0])

@@ -1,4 +1,4 @@
-from typing import TypeVar
+from typing import Literal, TypeVar, overload
 
 from kafkawire.protocol._base import Message
 from kafkawire.protocol._generated_messages import RequestHeader, ResponseHeader
@@ -6,6 +6,7 @@ from kafkawire.protocol._generated_messages import RequestHeader, ResponseHeader
 M = TypeVar("M", bound=Message)
 Buffer = bytes | bytearray | memoryview
 
+@overload
 def encode_request(
     msg: Message,
     *,
@@ -15,8 +16,20 @@ def encode_request(
     size_prefix: bool = True,
     drop_unsupported: bool = False,
     header: RequestHeader | None = None,
-    parts: bool = False,
-) -> bytes | list[bytes]:
+    parts: Literal[False] = False,
+) -> bytes: ...
+@overload
+def encode_request(
+    msg: Message,
+    *,
+    version: int,
+    correlation_id: int = 0,
+    client_id: str | None = None,
+    size_prefix: bool = True,
+    drop_unsupported: bool = False,
+    header: RequestHeader | None = None,
+    parts: Literal[True],
+) -> list[bytes]:
     """A request frame: [size] request header, then the message at ``version``.
 
     :param parts: the frame as a list of bytes whose concatenation it is, with the records

@@ -73,6 +73,12 @@ def test_tls_round_trip_and_librdkafka_reads_it(face, pki, tls_broker):
     with make_client(face, bootstrap, config=tls_config(pki)) as client:
         tp, got = produce_and_read(client)
     assert got == [b"secret-%d" % i for i in range(300)]
+    assert librdkafka_reads(bootstrap, pki, tp.topic, 1, 300) == got
+
+
+def librdkafka_reads(bootstrap: str, pki, topic: str, partitions: int, count: int) -> list:
+    """The values librdkafka reads over TLS from the topic's partitions (each in order,
+    partition after partition as they come), up to ``count`` of them or 60 s."""
     consumer = confluent_kafka.Consumer(
         {
             "bootstrap.servers": bootstrap,
@@ -83,16 +89,16 @@ def test_tls_round_trip_and_librdkafka_reads_it(face, pki, tls_broker):
         }
     )
     try:
-        consumer.assign([confluent_kafka.TopicPartition(tp.topic, 0, 0)])
+        consumer.assign([confluent_kafka.TopicPartition(topic, p, 0) for p in range(partitions)])
         seen = []
-        deadline = time.monotonic() + 30
-        while len(seen) < 300 and time.monotonic() < deadline:
-            msg = consumer.poll(1.0)
-            if msg is not None and msg.error() is None:
-                seen.append(msg.value())
+        deadline = time.monotonic() + 60
+        while len(seen) < count and time.monotonic() < deadline:
+            for msg in consumer.consume(1000, 1.0):
+                if msg.error() is None:
+                    seen.append(msg.value())
     finally:
         consumer.close()
-    assert seen == got
+    return seen
 
 
 def test_large_uncompressed_batches_over_tls_arrive_whole(face, pki, tls_broker):
@@ -108,26 +114,7 @@ def test_large_uncompressed_batches_over_tls_arrive_whole(face, pki, tls_broker)
         futures = [p.send(topic, v, key=b"k%d" % (i % 3)) for i, v in enumerate(values)]
         offsets = [f.result(60).offset for f in futures]
     assert len(offsets) == len(values)
-    consumer = confluent_kafka.Consumer(
-        {
-            "bootstrap.servers": bootstrap,
-            "security.protocol": "SSL",
-            "ssl.ca.pem": pki[0].cert_pem.bytes().decode(),
-            "group.id": "tls-large",
-            "enable.auto.commit": False,
-        }
-    )
-    try:
-        consumer.assign([confluent_kafka.TopicPartition(topic, p, 0) for p in range(3)])
-        seen = []
-        deadline = time.monotonic() + 60
-        while len(seen) < len(values) and time.monotonic() < deadline:
-            for msg in consumer.consume(1000, 1.0):
-                if msg.error() is None:
-                    seen.append(msg.value())
-    finally:
-        consumer.close()
-    assert sorted(seen) == values
+    assert sorted(librdkafka_reads(bootstrap, pki, topic, 3, len(values))) == values
 
 
 def test_mutual_tls_with_pem_files_inline_pem_and_pkcs12(face, pki, tls_broker, tmp_path):

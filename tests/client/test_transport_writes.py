@@ -9,6 +9,7 @@ import select
 import socket
 import ssl
 import threading
+import time
 from collections import deque
 
 import pytest
@@ -40,7 +41,9 @@ def _write_all(sock: socket.socket, outbox: deque[memoryview]) -> list[tuple[int
     """The transport's write step until everything went, waiting for room while the socket
     is full, as its selector would: (bytes sent, the front piece's size then) a write."""
     writes = []
+    deadline = time.monotonic() + 60  # a far end that stops reading fails the test, not hangs it
     while outbox:
+        assert time.monotonic() < deadline, "the far end stopped taking bytes"
         try:
             sent = _send_pieces(sock, outbox)
         except (BlockingIOError, ssl.SSLWantWriteError, ssl.SSLWantReadError):

@@ -390,9 +390,9 @@ cdef inline bint _plain(topic, value, key, headers, partition, timestamp):
 cdef class FastSend:
     """``Producer.send`` for the common case, compiled: its bound ``send`` is a producer's
     instance attribute that shadows the method (``Producer.send``, the whole path), which it
-    calls for the rest
-    (unknown topic, a new batch, an explicit partition, a closed producer, a value or key
-    that is not bytes, str or None, a timestamp that is not a non-negative int or None, ...)."""
+    calls for the rest (unknown topic, a new batch, an explicit partition, a closed producer,
+    a value or key that is not bytes, str or None, a timestamp that is not a non-negative int
+    or None, ...)."""
 
     cdef object _acquire  # the producer's lock's bound methods: no attribute lookups a record
     cdef object _release
