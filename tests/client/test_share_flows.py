@@ -329,6 +329,70 @@ def test_offsets_of_an_acquired_range_without_records_are_acknowledged_as_gaps()
     assert session.pending == {TP: {12: 0, 13: 0}}  # GAP
 
 
+def test_closing_sessions_on_two_brokers_waits_for_both_answers():
+    """A Wait ends at the first answers: closing sessions on two brokers, the later answer
+    still settles its broker's acknowledgements; one that never comes before the caller's
+    deadline is reported as unanswered, naming the broker."""
+    from kafkawire.client.consumer.config import consumer_config
+    from kafkawire.client.flow import Start, Wait
+    from kafkawire.client.share.core import ShareConsumerCore
+
+    client, consumer = consumer_config("127.0.0.1:9", group_id="g")
+    R = m.ShareAcknowledgeResponse
+    unnamed = str(TID)  # the member got no names: the callback names topics by their id
+
+    def closing_on_two_brokers():
+        share = ShareConsumerCore(ClientCore(client), consumer, explicit=True)
+        reported = []
+        share.on_commit = lambda offsets, error: reported.append((offsets, error))
+        for node, partition in ((1, 0), (2, 1)):
+            session = ShareSession(node, "g", "m", names={TID: "t"})
+            tp = TopicIdPartition(TID, partition)
+            session._acquired[tp] = [Acquired(tp, 4, 4, 1, 1e18)]
+            session.epoch = 3
+            session.acknowledge(tp, 4, ACCEPT)
+            share.sessions[node] = session
+        flow = share.close_sessions()
+        effect, tickets = next(flow), []
+        while isinstance(effect, Start):
+            assert isinstance(effect.call.request, m.ShareAcknowledgeRequest)
+            tickets.append((effect.call.node, effect.call.request))
+            effect = flow.send(len(tickets))
+        assert isinstance(effect, Wait) and sorted(effect.tickets) == [1, 2]
+        return share, flow, tickets, reported
+
+    def answer(request):
+        partitions = [p.partition_index for t in request.topics for p in t.partitions]
+        return R(
+            responses=[
+                R.ShareAcknowledgeTopicResponse(
+                    topic_id=TID,
+                    partitions=[R.PartitionData(partition_index=p) for p in partitions],
+                )
+            ]
+        )
+
+    share, flow, tickets, reported = closing_on_two_brokers()
+    effect = flow.send({1: answer(tickets[0][1])})  # broker 1 answers first
+    assert isinstance(effect, Wait) and effect.tickets == [2]  # the close waits on broker 2
+    with pytest.raises(StopIteration):
+        flow.send({2: answer(tickets[1][1])})
+    assert reported == [
+        ({TopicPartition(unnamed, 0): {4}}, None),
+        ({TopicPartition(unnamed, 1): {4}}, None),
+    ]
+    assert share.sessions == {}
+
+    share, flow, tickets, reported = closing_on_two_brokers()
+    flow.send({2: answer(tickets[1][1])})
+    flow.close()  # the caller's deadline came first
+    outcomes = {tp: (offs, error) for offsets, error in reported for tp, offs in offsets.items()}
+    assert outcomes[TopicPartition(unnamed, 1)] == ({4}, None)
+    offsets, error = outcomes[TopicPartition(unnamed, 0)]
+    assert offsets == {4} and "no answer to the close from broker 1" in str(error)
+    assert share.sessions == {}
+
+
 # ---- more than one member, faults -----------------------------------------------------------
 
 

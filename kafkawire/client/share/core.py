@@ -700,7 +700,7 @@ class ShareConsumerCore:
         if not self.explicit:
             self._settle_delivered()
         self._delivered = []
-        if self._in_flight:  # their answers acquire records, which the close then releases
+        while self._in_flight:  # their answers acquire records, which the close then releases
             self._take((yield Wait(list(self._in_flight), _FOREVER)))
         for part in self._buffer:  # acquired, never handed out: back to the group now
             a = part.rows.acquired
@@ -718,24 +718,36 @@ class ShareConsumerCore:
                 continue
             ticket = yield Start(self.core.call(session.node, request))
             closing.append((session, request, sent, ticket))
-        if closing:
-            answers = yield Wait([t for *_, t in closing], _FOREVER)
-        for session, request, sent, ticket in closing:
-            outcome = answers.get(ticket)
-            if outcome is None or isinstance(outcome, BaseException):
-                session.lost()
-                if sent:
-                    self._report(sent, outcome or RequestTimeoutError("no answer to the close"))
-                continue
-            try:
-                codes = session.closed(self.core, request, outcome)
-            except BrokerError as exc:
-                if sent:
-                    self._report(sent, exc)
-                continue
+        answers: dict = {}
+        waiting = [ticket for *_, ticket in closing]
+        try:
+            while waiting:  # a Wait ends at the first answers: each broker's is waited for
+                answers.update((yield Wait(waiting, _FOREVER)))
+                waiting = [t for t in waiting if t not in answers]
+        finally:  # also when the caller's deadline ends the flow: the rest had no answer
+            self.sessions.clear()
+            for session, request, sent, ticket in closing:
+                self._closed(session, request, sent, answers.get(ticket))
+
+    def _closed(self, session: ShareSession, request, sent: Mapping, outcome) -> None:
+        """Take the answer to a session's close (None: none came); its acknowledgements'
+        outcomes go to the callback."""
+        if outcome is None or isinstance(outcome, BaseException):
+            session.lost()
             if sent:
-                self._report_codes(sent, codes, self.core.broker_name(session.node))
-        self.sessions.clear()
+                where = self.core.broker_name(session.node)
+                self._report(
+                    sent, outcome or RequestTimeoutError(f"no answer to the close from {where}")
+                )
+            return
+        try:
+            codes = session.closed(self.core, request, outcome)
+        except BrokerError as exc:
+            if sent:
+                self._report(sent, exc)
+            return
+        if sent:
+            self._report_codes(sent, codes, self.core.broker_name(session.node))
 
 
 def _node_of(sessions: Mapping[int, ShareSession], a) -> int | None:
