@@ -634,6 +634,35 @@ def test_a_fatal_share_fetch_error_names_the_partition_and_broker(mock, face):
         assert_once_or_redelivered(got, want)  # consumption goes on after the error
 
 
+def test_a_close_whose_sessions_end_refused_still_leaves_the_group(mock, face):
+    """close_sessions raises a refusal from an answer that was in flight once the sessions
+    are closed (tests/client/test_share_flows.py); the face still stops the heartbeats and
+    takes the member out of the group, then raises it."""
+    from kafkawire.protocol.error_codes import error_class
+
+    topic = new_topic(mock, partitions=1)
+    refused = error_class(ErrorCode.GROUP_AUTHORIZATION_FAILED)("a ShareFetch in flight")
+    consumer = face(mock.bootstrap, group_id=group_name())
+    share = consumer._share
+    closing, leaving = share.close_sessions, share.leave
+    left = []
+
+    def close_sessions():
+        yield from closing()
+        raise refused
+
+    def leave():
+        yield from leaving()
+        left.append(share.member.epoch)
+
+    share.close_sessions, share.leave = close_sessions, leave
+    consumer.subscribe([topic])
+    wait_assigned(consumer)
+    with pytest.raises(type(refused)):
+        consumer.close()
+    assert left == [-1]  # the leave ran to its end: the member is out
+
+
 def test_a_broker_down_and_back_and_the_coordinator_moving(face):
     cluster = new_cluster()
     try:

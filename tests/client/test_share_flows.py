@@ -329,67 +329,114 @@ def test_offsets_of_an_acquired_range_without_records_are_acknowledged_as_gaps()
     assert session.pending == {TP: {12: 0, 13: 0}}  # GAP
 
 
+UNNAMED = str(TID)  # the member got no names: the callback names topics by their id
+
+
+def sessions_on_two_brokers():
+    """A share consumer core with a session on broker 1 (partition 0) and one on broker 2
+    (partition 1), each with offset 4 accepted and not sent; what its callback is told."""
+    from kafkawire.client.consumer.config import consumer_config
+    from kafkawire.client.share.core import ShareConsumerCore
+
+    client, consumer = consumer_config("127.0.0.1:9", group_id="g")
+    share = ShareConsumerCore(ClientCore(client), consumer, explicit=True)
+    reported = []
+    share.on_commit = lambda offsets, error: reported.append((offsets, error))
+    for node, partition in ((1, 0), (2, 1)):
+        session = ShareSession(node, "g", "m", names={TID: "t"})
+        tp = TopicIdPartition(TID, partition)
+        session._acquired[tp] = [Acquired(tp, 4, 4, 1, 1e18)]
+        session.epoch = 3
+        session.acknowledge(tp, 4, ACCEPT)
+        share.sessions[node] = session
+    return share, reported
+
+
+def started(flow, effect) -> tuple[object, dict]:
+    """Run ``flow``'s Starts from ``effect`` on (tickets 1, 2, ...): the next effect and the
+    requests started, by ticket."""
+    from kafkawire.client.flow import Start
+
+    requests = {}
+    while isinstance(effect, Start):
+        ticket = len(requests) + 1
+        requests[ticket] = effect.call.request
+        effect = flow.send(ticket)
+    return effect, requests
+
+
+def acknowledged(request):
+    """A ShareAcknowledge's answer taking every acknowledgement of ``request``."""
+    R = m.ShareAcknowledgeResponse
+    partitions = [p.partition_index for t in request.topics for p in t.partitions]
+    return R(
+        responses=[
+            R.ShareAcknowledgeTopicResponse(
+                topic_id=TID, partitions=[R.PartitionData(partition_index=p) for p in partitions]
+            )
+        ]
+    )
+
+
+def outcomes(reported) -> dict:
+    return {tp: (offs, error) for offsets, error in reported for tp, offs in offsets.items()}
+
+
 def test_closing_sessions_on_two_brokers_waits_for_both_answers():
     """A Wait ends at the first answers: closing sessions on two brokers, the later answer
     still settles its broker's acknowledgements; one that never comes before the caller's
     deadline is reported as unanswered, naming the broker."""
-    from kafkawire.client.consumer.config import consumer_config
-    from kafkawire.client.flow import Start, Wait
-    from kafkawire.client.share.core import ShareConsumerCore
+    from kafkawire.client.flow import Wait
 
-    client, consumer = consumer_config("127.0.0.1:9", group_id="g")
-    R = m.ShareAcknowledgeResponse
-    unnamed = str(TID)  # the member got no names: the callback names topics by their id
-
-    def closing_on_two_brokers():
-        share = ShareConsumerCore(ClientCore(client), consumer, explicit=True)
-        reported = []
-        share.on_commit = lambda offsets, error: reported.append((offsets, error))
-        for node, partition in ((1, 0), (2, 1)):
-            session = ShareSession(node, "g", "m", names={TID: "t"})
-            tp = TopicIdPartition(TID, partition)
-            session._acquired[tp] = [Acquired(tp, 4, 4, 1, 1e18)]
-            session.epoch = 3
-            session.acknowledge(tp, 4, ACCEPT)
-            share.sessions[node] = session
-        flow = share.close_sessions()
-        effect, tickets = next(flow), []
-        while isinstance(effect, Start):
-            assert isinstance(effect.call.request, m.ShareAcknowledgeRequest)
-            tickets.append((effect.call.node, effect.call.request))
-            effect = flow.send(len(tickets))
-        assert isinstance(effect, Wait) and sorted(effect.tickets) == [1, 2]
-        return share, flow, tickets, reported
-
-    def answer(request):
-        partitions = [p.partition_index for t in request.topics for p in t.partitions]
-        return R(
-            responses=[
-                R.ShareAcknowledgeTopicResponse(
-                    topic_id=TID,
-                    partitions=[R.PartitionData(partition_index=p) for p in partitions],
-                )
-            ]
-        )
-
-    share, flow, tickets, reported = closing_on_two_brokers()
-    effect = flow.send({1: answer(tickets[0][1])})  # broker 1 answers first
+    share, reported = sessions_on_two_brokers()
+    flow = share.close_sessions()
+    effect, requests = started(flow, next(flow))
+    assert isinstance(effect, Wait) and sorted(effect.tickets) == [1, 2]
+    effect = flow.send({1: acknowledged(requests[1])})  # broker 1 answers first
     assert isinstance(effect, Wait) and effect.tickets == [2]  # the close waits on broker 2
     with pytest.raises(StopIteration):
-        flow.send({2: answer(tickets[1][1])})
-    assert reported == [
-        ({TopicPartition(unnamed, 0): {4}}, None),
-        ({TopicPartition(unnamed, 1): {4}}, None),
-    ]
+        flow.send({2: acknowledged(requests[2])})
+    assert outcomes(reported) == {
+        TopicPartition(UNNAMED, 0): ({4}, None),
+        TopicPartition(UNNAMED, 1): ({4}, None),
+    }
     assert share.sessions == {}
 
-    share, flow, tickets, reported = closing_on_two_brokers()
-    flow.send({2: answer(tickets[1][1])})
+    share, reported = sessions_on_two_brokers()
+    flow = share.close_sessions()
+    _, requests = started(flow, next(flow))
+    flow.send({2: acknowledged(requests[2])})
     flow.close()  # the caller's deadline came first
-    outcomes = {tp: (offs, error) for offsets, error in reported for tp, offs in offsets.items()}
-    assert outcomes[TopicPartition(unnamed, 1)] == ({4}, None)
-    offsets, error = outcomes[TopicPartition(unnamed, 0)]
+    got = outcomes(reported)
+    assert got[TopicPartition(UNNAMED, 1)] == ({4}, None)
+    offsets, error = got[TopicPartition(UNNAMED, 0)]
     assert offsets == {4} and "no answer to the close from broker 1" in str(error)
+    assert share.sessions == {}
+
+
+def test_a_failed_answer_in_flight_does_not_stop_the_close():
+    """A request in flight when the close starts is refused for good: the other broker's
+    session is still closed with its acknowledgements, then the refusal is raised."""
+    from kafkawire.client.flow import Wait
+    from kafkawire.client.share.core import _Request
+    from kafkawire.protocol.error_codes import error_class
+
+    share, reported = sessions_on_two_brokers()
+    first = share.sessions[1]
+    request, sent = first.acknowledge_request(first.pending_partitions())
+    share._in_flight[0] = _Request(first, request, [], sent, 0.0)
+    refusal = error_class(ErrorCode.GROUP_AUTHORIZATION_FAILED)("refused")
+    flow = share.close_sessions()
+    effect = next(flow)
+    assert isinstance(effect, Wait) and effect.tickets == [0]
+    effect, requests = started(flow, flow.send({0: refusal}))
+    assert list(requests) == [1]  # broker 2's close (broker 1's session went with the refusal)
+    assert isinstance(effect, Wait) and effect.tickets == [1]
+    with pytest.raises(type(refusal)):
+        flow.send({1: acknowledged(requests[1])})
+    got = outcomes(reported)
+    assert got[TopicPartition(UNNAMED, 0)] == ({4}, refusal)  # the refused request's
+    assert got[TopicPartition(UNNAMED, 1)] == ({4}, None)  # closed with its acknowledgement
     assert share.sessions == {}
 
 

@@ -693,15 +693,20 @@ class ShareConsumerCore:
     def close_sessions(self) -> Flow[None]:
         """Close the share sessions: implicit mode accepts the last poll's records first,
         what was acquired and not handed out is released, acknowledgements go with the
-        closing requests."""
+        closing requests. An error in the answer of a request that was in flight is raised
+        once the sessions are closed."""
         if self._looking is not None:
             self._looking.close()
             self._looking = None
         if not self.explicit:
             self._settle_delivered()
         self._delivered = []
+        failure = None
         while self._in_flight:  # their answers acquire records, which the close then releases
-            self._take((yield Wait(list(self._in_flight), _FOREVER)))
+            try:
+                self._take((yield Wait(list(self._in_flight), _FOREVER)))
+            except (ClientError, BrokerError) as exc:
+                failure = failure or exc
         for part in self._buffer:  # acquired, never handed out: back to the group now
             a = part.rows.acquired
             held = part.offsets[a.state[part.offsets - a.first] == BUFFERED]
@@ -728,6 +733,8 @@ class ShareConsumerCore:
             self.sessions.clear()
             for session, request, sent, ticket in closing:
                 self._closed(session, request, sent, answers.get(ticket))
+        if failure is not None:
+            raise failure
 
     def _closed(self, session: ShareSession, request, sent: Mapping, outcome) -> None:
         """Take the answer to a session's close (None: none came); its acknowledgements'

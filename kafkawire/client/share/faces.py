@@ -14,6 +14,8 @@ from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
+from kafkawire.protocol.error_codes import BrokerError
+
 from ..aio_transport import AsyncTransport
 from ..consumer.config import ConsumerConfig, consumer_config
 from ..core import ClientCore
@@ -238,11 +240,16 @@ class ShareConsumer(_ShareMethods):
         # (librdkafka's mock closes every share session of a broker a connection to it
         # closes); then the heartbeats, which must not join again after the leave
         end = time.monotonic() + self._timeout(timeout)
+        refused = None
         try:
             self._call(self._share.close_sessions(), end - time.monotonic(), what)
+        except BrokerError as exc:  # an answer in flight: the sessions closed, the member leaves
+            refused = exc
         finally:
             self._stop_heartbeats(end - time.monotonic())
         self._call(self._share.leave(), max(0.0, end - time.monotonic()), what)
+        if refused is not None:
+            raise refused
 
     def close(self, timeout: float | None = None) -> None:
         """``unsubscribe`` and disconnect, within ``timeout`` seconds (None:
@@ -307,11 +314,16 @@ class AsyncShareConsumer(_ShareMethods):
 
     async def _leave(self, timeout: float | None, what: str) -> None:
         end = time.monotonic() + self._timeout(timeout)  # as ShareConsumer._leave
+        refused = None
         try:
             await self._call(self._share.close_sessions(), end - time.monotonic(), what)
+        except BrokerError as exc:
+            refused = exc
         finally:
             await self._stop_heartbeats(end - time.monotonic())
         await self._call(self._share.leave(), max(0.0, end - time.monotonic()), what)
+        if refused is not None:
+            raise refused
 
     async def close(self, timeout: float | None = None) -> None:
         if self._closed:
