@@ -19,7 +19,7 @@ from cpython.long cimport PyLong_Check, PyLong_CheckExact
 from cpython.number cimport PyNumber_Index
 from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
 from cpython.tuple cimport PyTuple_CheckExact, PyTuple_GET_ITEM, PyTuple_GET_SIZE
-from cpython.unicode cimport PyUnicode_Check
+from cpython.unicode cimport PyUnicode_Check, PyUnicode_CheckExact
 from libc.stdint cimport (
     INT16_MAX,
     INT32_MAX,
@@ -49,6 +49,9 @@ cdef extern from "Python.h":
     int _PyBytes_Resize(PyObject **b, Py_ssize_t size) except -1
     Py_ssize_t PySequence_Fast_GET_SIZE(object o)
     PyObject **PySequence_Fast_ITEMS(object o)
+    bint PyUnicode_IS_COMPACT_ASCII(object o)
+    void *PyUnicode_DATA(object o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
 
 cdef extern from "pyobject.h":
     void kw_bytes_shrink(PyObject *o, Py_ssize_t n)
@@ -204,6 +207,17 @@ cdef int _codec_of(object compression, int magic) except -1:
     return codec
 
 
+cdef int _utf8_key(object k, kw_hdr *h) except -1:
+    """Point h at header key k's UTF-8 (any str), or say why it cannot be one."""
+    if not PyUnicode_Check(k):
+        raise EncodeError(f"header key must be str, not {type(k).__name__}")
+    try:
+        h.key = <const uint8_t *>PyUnicode_AsUTF8AndSize(k, &h.klen)
+    except UnicodeEncodeError as e:
+        raise EncodeError(f"header key is not valid UTF-8: {e}") from None
+    return 0
+
+
 cdef object _fast_seq(object o, str name):
     try:
         return PySequence_Fast(o, "")
@@ -346,7 +360,10 @@ cdef class BatchBuilder:
                     PyList_CheckExact(headers) and PyList_GET_SIZE(headers) == 0) and not (
                     PyTuple_CheckExact(headers) and PyTuple_GET_SIZE(headers) == 0):
                 # hseq keeps the header objects, whose bytes _hdrs points at, alive
-                hseq = _fast_seq(headers, "headers")
+                if PyList_CheckExact(headers) or PyTuple_CheckExact(headers):
+                    hseq = headers
+                else:
+                    hseq = _fast_seq(headers, "headers")
                 nh = self._fill_headers(hseq)
             if self._add(kp, kl, vp, vl, ts, nh) == 1:
                 return True
@@ -434,14 +451,18 @@ cdef class BatchBuilder:
                     k, v = item
                 except (TypeError, ValueError):
                     raise EncodeError("a header must be a (key, value) pair") from None
-            if not PyUnicode_Check(k):
-                raise EncodeError(f"header key must be str, not {type(k).__name__}")
             h = &self._hdrs[i]
-            try:
-                h.key = <const uint8_t *>PyUnicode_AsUTF8AndSize(k, &h.klen)
-            except UnicodeEncodeError as e:
-                raise EncodeError(f"header key is not valid UTF-8: {e}") from None
-            h.vlen = self._borrow(v, &h.val, "header value")
+            if PyUnicode_CheckExact(k) and PyUnicode_IS_COMPACT_ASCII(k):
+                # (the common key) ASCII: the str's own bytes are its UTF-8
+                h.key = <const uint8_t *>PyUnicode_DATA(k)
+                h.klen = PyUnicode_GET_LENGTH(k)
+            else:
+                _utf8_key(k, h)
+            if PyBytes_CheckExact(v):
+                h.val = <const uint8_t *>PyBytes_AS_STRING(v)
+                h.vlen = PyBytes_GET_SIZE(v)
+            else:
+                h.vlen = self._borrow(v, &h.val, "header value")
         return n
 
     cdef int _reserve(self, size_t extra) except -1:

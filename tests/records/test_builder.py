@@ -697,6 +697,28 @@ def test_bad_builder_arguments(kwargs):
         BatchBuilder(**kwargs)
 
 
+class _Name(str):
+    pass
+
+
+def test_header_keys_of_every_str_kind_and_values_of_every_bytes_like():
+    """ASCII keys are read in place, others through their UTF-8 (1-, 2- and 4-byte kinds, a
+    str subclass); values of bytes or other buffers; headers as a list, a tuple or an
+    iterator: each record reads back with its headers."""
+    pairs = [
+        ("trace-id", b"\x00" * 16),
+        ("\u00e9t\u00e9", bytearray(b"latin-1")),
+        ("\u043a\u043b\u044e\u0447", memoryview(b"two-byte kind")),
+        ("\U0001f600", None),
+        (_Name("subclass"), b""),
+    ]
+    want = [(str(k), None if v is None else bytes(v)) for k, v in pairs]
+    b = BatchBuilder()
+    for headers in (pairs, tuple(pairs), iter(pairs)):
+        assert b.append(b"v", key=b"k", timestamp=T0, headers=headers)
+    assert [r.headers for batch in read_batches(b.build()) for r in batch] == [want] * 3
+
+
 @pytest.mark.parametrize(
     "args, kwargs",
     [
