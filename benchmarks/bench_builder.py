@@ -164,3 +164,25 @@ def test_limit_python_call(benchmark, get_workload, workload):
     wl = get_workload(workload)
     _setup(benchmark, wl, "python loop", "the loop and a call per record", "limit", 0, None)
     benchmark(_kafkawire_build, _AppendNothing, wl)
+
+
+def _compiled_append_nothing():
+    """append_nothing.pyx's AppendNothing, compiled here on first use (pyximport)."""
+    pyximport = pytest.importorskip("pyximport")
+    importers = pyximport.install(language_level=3)
+    try:
+        from append_nothing import AppendNothing
+    finally:
+        pyximport.uninstall(*importers)
+    return AppendNothing
+
+
+@pytest.mark.parametrize("workload", BUILD_WORKLOADS)
+def test_limit_compiled_call(benchmark, get_workload, workload):
+    """The loop calling a compiled append that does nothing: the bound of any builder called
+    per record from Python, the share of BatchBuilder's time that is not its own."""
+    builder_cls = _compiled_append_nothing()
+    wl = get_workload(workload)
+    kind = "the loop and a compiled call per record"
+    _setup(benchmark, wl, "compiled call", kind, "limit", 0, None)
+    benchmark(_kafkawire_build, builder_cls, wl)
