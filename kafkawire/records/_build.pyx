@@ -218,6 +218,33 @@ cdef int _utf8_key(object k, kw_hdr *h) except -1:
     return 0
 
 
+# _fill_headers' answer for headers it leaves to _held_headers to copy first
+DEF NOT_PLAIN = -2
+
+
+cdef object _held_headers(BatchBuilder b, object headers, Py_ssize_t *count):
+    """Point b's _hdrs at headers' pairs (any iterable of (str, bytes-like | None)); count
+    gets their number. Returns what holds the objects they point into, for the caller to
+    keep until the record is written: the list or tuple itself when it is plain, else a
+    tuple of 2-tuples of its own, which no code run while reading it (a pair's __iter__, a
+    value's buffer) can change."""
+    cdef object seq = headers
+    if not (PyList_CheckExact(seq) or PyTuple_CheckExact(seq)):
+        seq = _fast_seq(headers, "headers")
+    count[0] = b._fill_headers(seq)
+    if count[0] == NOT_PLAIN:
+        pairs = []
+        for item in seq:
+            try:
+                k, v = item
+            except (TypeError, ValueError):
+                raise EncodeError("a header must be a (key, value) pair") from None
+            pairs.append((k, v))
+        seq = tuple(pairs)
+        count[0] = b._fill_headers(seq)
+    return seq
+
+
 cdef object _fast_seq(object o, str name):
     try:
         return PySequence_Fast(o, "")
@@ -360,11 +387,7 @@ cdef class BatchBuilder:
                     PyList_CheckExact(headers) and PyList_GET_SIZE(headers) == 0) and not (
                     PyTuple_CheckExact(headers) and PyTuple_GET_SIZE(headers) == 0):
                 # hseq keeps the header objects, whose bytes _hdrs points at, alive
-                if PyList_CheckExact(headers) or PyTuple_CheckExact(headers):
-                    hseq = headers
-                else:
-                    hseq = _fast_seq(headers, "headers")
-                nh = self._fill_headers(hseq)
+                hseq = _held_headers(self, headers, &nh)
             if self._add(kp, kl, vp, vl, ts, nh) == 1:
                 return True
             # a loop that checks is_full instead of the result must not go on appending
@@ -432,9 +455,13 @@ cdef class BatchBuilder:
         return p
 
     cdef Py_ssize_t _fill_headers(self, object seq) except -1:
-        """Point _hdrs at the (str, bytes | None) pairs of seq (a PySequence_Fast result)."""
+        """Point _hdrs at the (str, bytes | None) pairs of seq (a list or tuple); their count,
+        or NOT_PLAIN, before anything that could run Python code, when a pair is not a
+        2-tuple or, seq being a list, a value is not bytes or None: such code could free the
+        objects _hdrs points into (see _held_headers)."""
         cdef Py_ssize_t i, n = PySequence_Fast_GET_SIZE(seq)
         cdef PyObject **items = PySequence_Fast_ITEMS(seq)
+        cdef bint mutable = PyList_CheckExact(seq)
         cdef object item, k, v
         cdef kw_hdr *h
         if n and self._magic < 2:
@@ -443,26 +470,26 @@ cdef class BatchBuilder:
             self._hdrs = <kw_hdr *>self._grow(self._hdrs, &self._hdr_cap, sizeof(kw_hdr), n)
         for i in range(n):
             item = <object>items[i]
-            if PyTuple_CheckExact(item) and PyTuple_GET_SIZE(item) == 2:
-                k = <object>PyTuple_GET_ITEM(item, 0)
-                v = <object>PyTuple_GET_ITEM(item, 1)
-            else:
-                try:
-                    k, v = item
-                except (TypeError, ValueError):
-                    raise EncodeError("a header must be a (key, value) pair") from None
+            if not (PyTuple_CheckExact(item) and PyTuple_GET_SIZE(item) == 2):
+                return NOT_PLAIN
+            k = <object>PyTuple_GET_ITEM(item, 0)
+            v = <object>PyTuple_GET_ITEM(item, 1)
             h = &self._hdrs[i]
+            if PyBytes_CheckExact(v):
+                h.val = <const uint8_t *>PyBytes_AS_STRING(v)
+                h.vlen = PyBytes_GET_SIZE(v)
+            elif v is None:
+                h.vlen = -1
+            elif mutable:
+                return NOT_PLAIN
+            else:
+                h.vlen = self._borrow(v, &h.val, "header value")
             if PyUnicode_CheckExact(k) and PyUnicode_IS_COMPACT_ASCII(k):
                 # (the common key) ASCII: the str's own bytes are its UTF-8
                 h.key = <const uint8_t *>PyUnicode_DATA(k)
                 h.klen = PyUnicode_GET_LENGTH(k)
             else:
                 _utf8_key(k, h)
-            if PyBytes_CheckExact(v):
-                h.val = <const uint8_t *>PyBytes_AS_STRING(v)
-                h.vlen = PyBytes_GET_SIZE(v)
-            else:
-                h.vlen = self._borrow(v, &h.val, "header value")
         return n
 
     cdef int _reserve(self, size_t extra) except -1:

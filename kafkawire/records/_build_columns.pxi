@@ -286,8 +286,8 @@ cdef class _HdrCol:
             self.cur = <object>PySequence_Fast_ITEMS(self.seq)[i]
             if self.cur is None:
                 return 0
-            self.cur = _fast_seq(self.cur, "headers")
-            return b._fill_headers(self.cur)
+            self.cur = _held_headers(b, self.cur, &n)
+            return n
         while i >= self.end:
             self.load(self.chunk + 1)
         r = i - self.start

@@ -704,7 +704,8 @@ class _Name(str):
 def test_header_keys_of_every_str_kind_and_values_of_every_bytes_like():
     """ASCII keys are read in place, others through their UTF-8 (1-, 2- and 4-byte kinds, a
     str subclass); values of bytes or other buffers; headers as a list, a tuple or an
-    iterator: each record reads back with its headers."""
+    iterator, pairs as tuples, lists or iterators of objects only they hold: each record
+    reads back with its headers."""
     pairs = [
         ("trace-id", b"\x00" * 16),
         ("\u00e9t\u00e9", bytearray(b"latin-1")),
@@ -713,10 +714,14 @@ def test_header_keys_of_every_str_kind_and_values_of_every_bytes_like():
         (_Name("subclass"), b""),
     ]
     want = [(str(k), None if v is None else bytes(v)) for k, v in pairs]
+
+    def fresh_pairs():  # pairs that are not tuples, of objects nothing else holds
+        return [iter([str(k).join("()")[1:-1], v if v is None else bytes(v)]) for k, v in pairs]
+
     b = BatchBuilder()
-    for headers in (pairs, tuple(pairs), iter(pairs)):
+    for headers in (pairs, tuple(pairs), iter(pairs), fresh_pairs(), [list(p) for p in pairs]):
         assert b.append(b"v", key=b"k", timestamp=T0, headers=headers)
-    assert [r.headers for batch in read_batches(b.build()) for r in batch] == [want] * 3
+    assert [r.headers for batch in read_batches(b.build()) for r in batch] == [want] * 5
 
 
 @pytest.mark.parametrize(
