@@ -218,16 +218,14 @@ cdef int _utf8_key(object k, kw_hdr *h) except -1:
     return 0
 
 
-# _fill_headers' answer for headers it leaves to _held_headers to copy first
-DEF NOT_PLAIN = -2
+DEF NOT_PLAIN = -2  # _fill_headers: headers _held_headers must copy first
 
 
 cdef object _held_headers(BatchBuilder b, object headers, Py_ssize_t *count):
-    """Point b's _hdrs at headers' pairs (any iterable of (str, bytes-like | None)); count
-    gets their number. Returns what holds the objects they point into, for the caller to
-    keep until the record is written: the list or tuple itself when it is plain, else a
-    tuple of 2-tuples of its own, which no code run while reading it (a pair's __iter__, a
-    value's buffer) can change."""
+    """Point b's _hdrs at headers' (str, bytes-like | None) pairs, their number in count;
+    what holds the objects they point into, for the caller to keep until the record is
+    written: headers when plain, else tuples of our own, which no code run while they are
+    read (a pair's __iter__, a value's buffer) can change."""
     cdef object seq = headers
     if not (PyList_CheckExact(seq) or PyTuple_CheckExact(seq)):
         seq = _fast_seq(headers, "headers")
@@ -455,10 +453,9 @@ cdef class BatchBuilder:
         return p
 
     cdef Py_ssize_t _fill_headers(self, object seq) except -1:
-        """Point _hdrs at the (str, bytes | None) pairs of seq (a list or tuple); their count,
-        or NOT_PLAIN, before anything that could run Python code, when a pair is not a
-        2-tuple or, seq being a list, a value is not bytes or None: such code could free the
-        objects _hdrs points into (see _held_headers)."""
+        """Point _hdrs at the pairs of seq (a list or tuple); their count, or NOT_PLAIN before
+        any code that could free what _hdrs points into: a pair not a 2-tuple, or in a list
+        a value other than bytes or None (see _held_headers)."""
         cdef Py_ssize_t i, n = PySequence_Fast_GET_SIZE(seq)
         cdef PyObject **items = PySequence_Fast_ITEMS(seq)
         cdef bint mutable = PyList_CheckExact(seq)
