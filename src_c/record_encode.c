@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "record_write.h"
 #include "varint.h"
 
 #if defined(__GNUC__)
@@ -25,48 +26,6 @@ KW_INLINE int64_t bin_get(const kw_bin_col c, int64_t i, const uint8_t **p, cons
     return (int32_t)(c.offs[r + 1] - a);
 }
 
-/* memcpy for the short keys and values of typical records: inline, no call.  Fixed-size
- * memcpy compiles to one or two SSE loads and stores, never a call. */
-KW_INLINE void copy_bytes(uint8_t *d, const uint8_t *s, size_t n)
-{
-    if (n >= 32 && n <= 128) {
-        /* whole 32-byte pieces, the last one overlapping: no loop */
-        memcpy(d, s, 32);
-        if (n > 64) {
-            memcpy(d + 32, s + 32, 32);
-            if (n > 96)
-                memcpy(d + 64, s + 64, 32);
-        }
-        memcpy(d + n - 32, s + n - 32, 32);
-    } else if (n >= 32) {
-        if (n > 512) {
-            memcpy(d, s, n);
-            return;
-        }
-        const uint8_t *last = s + n - 32;
-        uint8_t *dlast = d + n - 32;
-        while (s < last) {
-            memcpy(d, s, 32);
-            d += 32;
-            s += 32;
-        }
-        memcpy(dlast, last, 32); /* overlaps the previous chunk: no bytes past s + n */
-    } else if (n >= 16) {
-        memcpy(d, s, 16);
-        memcpy(d + n - 16, s + n - 16, 16);
-    } else if (n >= 8) {
-        memcpy(d, s, 8);
-        memcpy(d + n - 8, s + n - 8, 8);
-    } else if (n >= 4) {
-        memcpy(d, s, 4);
-        memcpy(d + n - 4, s + n - 4, 4);
-    } else if (n) {
-        d[0] = s[0];
-        d[n / 2] = s[n / 2];
-        d[n - 1] = s[n - 1];
-    }
-}
-
 /* copy_bytes for the common short strings: one 16- or 32-byte copy, when the 32 bytes at
  * src are readable (s_end: the end of the column's data) and dst has the room (over) */
 KW_INLINE void copy_short(uint8_t *d, const uint8_t *s, size_t n, const uint8_t *s_end, int over)
@@ -77,41 +36,13 @@ KW_INLINE void copy_short(uint8_t *d, const uint8_t *s, size_t n, const uint8_t 
             memcpy(d + 16, s + 16, 16);
         return;
     }
-    copy_bytes(d, s, n);
+    kw_copy_bytes(d, s, n);
 }
 
 /* the end of the bytes of a column's loaded rows */
 KW_INLINE const uint8_t *bin_end(const kw_bin_col c)
 {
     return c.data ? c.data + c.offs[c.end - c.start] : NULL;
-}
-
-/* kw_write_varint64 with the one- and two-byte cases first */
-KW_INLINE uint8_t *put_varint(uint8_t *p, int64_t v)
-{
-    uint64_t u = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-    if (KW_LIKELY(u < 0x80)) {
-        p[0] = (uint8_t)u;
-        return p + 1;
-    }
-    if (KW_LIKELY(u < 0x4000)) {
-        p[0] = (uint8_t)(u | 0x80);
-        p[1] = (uint8_t)(u >> 7);
-        return p + 2;
-    }
-    return kw_write_varint64(p, v);
-}
-
-KW_INLINE int64_t bytes_size(int64_t n) { return n < 0 ? 1 : kw_varint64_size(n) + n; }
-
-KW_INLINE uint8_t *put_bytes(uint8_t *p, const uint8_t *src, int64_t n)
-{
-    p = put_varint(p, n);
-    if (n > 0) {
-        copy_bytes(p, src, (size_t)n);
-        p += n;
-    }
-    return p;
 }
 
 /* The loop, specialised by the constant flags: keys present, validity bitmaps to check,
@@ -172,8 +103,8 @@ KW_INLINE int64_t encode_loop(kw_batch *b, const kw_bin_col V, const kw_bin_col 
         int64_t t = ts ? ts[row] : now;
         /* wraps like the Cython writer for (absurd) timestamps far apart */
         int64_t delta = count ? (int64_t)((uint64_t)t - (uint64_t)first_ts) : 0;
-        int64_t body = 1 + kw_varint64_size(delta) + kw_varint64_size(count) + bytes_size(kl) +
-                       bytes_size(vl);
+        int64_t body = 1 + kw_varint64_size(delta) + kw_varint64_size(count) + kw_bytes_size(kl) +
+                       kw_bytes_size(vl);
         int64_t h0 = 0, nh = 0;
         int hshort = 0;
         if (has_hdrs) {
@@ -209,7 +140,7 @@ KW_INLINE int64_t encode_loop(kw_batch *b, const kw_bin_col V, const kw_bin_col 
                     int64_t hk = bin_get(HK, j, &hp, !hfast);
                     if (hk < 0)
                         goto stop; /* null header key: the caller raises */
-                    body += kw_varint64_size(hk) + hk + bytes_size(bin_get(HV, j, &hp, !hfast));
+                    body += kw_varint64_size(hk) + hk + kw_bytes_size(bin_get(HV, j, &hp, !hfast));
                 }
             }
         }
@@ -219,19 +150,19 @@ KW_INLINE int64_t encode_loop(kw_batch *b, const kw_bin_col V, const kw_bin_col 
             b->full = count && (int64_t)at + size > b->max_bytes;
             break;
         }
-        uint8_t *p = put_varint(buf + at, body);
+        uint8_t *p = kw_put_varint(buf + at, body);
         *p++ = 0; /* record attributes: unused */
-        p = put_varint(p, delta);
-        p = put_varint(p, count);
+        p = kw_put_varint(p, delta);
+        p = kw_put_varint(p, count);
         /* room for 32 bytes past the record: short strings may be over-copied */
         int over = at + (size_t)size + 32 <= phys;
-        p = put_varint(p, kl);
+        p = kw_put_varint(p, kl);
         if (kl > 0) {
             copy_short(p, kp, (size_t)kl, k_end, over);
             p += kl;
         }
-        p = put_bytes(p, vp, vl);
-        p = put_varint(p, nh);
+        p = kw_put_bytes(p, vp, vl);
+        p = kw_put_varint(p, nh);
         if (has_hdrs && hshort) {
             const int32_t *ko = HK.offs + h0, *vo = HV.offs + h0; /* hfast: start 0 */
             for (int64_t j = 0; j < nh; j++) {
@@ -250,8 +181,8 @@ KW_INLINE int64_t encode_loop(kw_batch *b, const kw_bin_col V, const kw_bin_col 
                 const uint8_t *hv;
                 int64_t hk = bin_get(HK, j, &hp, !hfast);
                 int64_t hl = bin_get(HV, j, &hv, !hfast);
-                p = put_bytes(p, hp, hk);
-                p = put_bytes(p, hv, hl);
+                p = kw_put_bytes(p, hp, hk);
+                p = kw_put_bytes(p, hv, hl);
             }
         }
         at += (size_t)size;

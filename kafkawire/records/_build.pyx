@@ -64,11 +64,15 @@ cdef extern from "<time.h>" nogil:
     enum: TIME_UTC
 
 cdef extern from "varint.h" nogil:
-    uint8_t *kw_write_varint64(uint8_t *p, int64_t v)
     int kw_varint64_size(int64_t v)
     void kw_put_be16(uint8_t *p, uint16_t v)
     void kw_put_be32(uint8_t *p, uint32_t v)
     void kw_put_be64(uint8_t *p, uint64_t v)
+
+cdef extern from "record_write.h" nogil:
+    uint8_t *kw_put_varint(uint8_t *p, int64_t v)
+    uint8_t *kw_put_bytes(uint8_t *p, const uint8_t *src, int64_t n)
+    int64_t kw_bytes_size(int64_t n)
 
 cdef extern from "crc32c.h" nogil:
     uint32_t kw_crc32c(uint32_t crc, const void *data, size_t len)
@@ -552,12 +556,10 @@ cdef class BatchBuilder:
         cdef size_t at = self._len
         delta = ts - self._first_ts if count else 0
         body = 1 + kw_varint64_size(delta) + kw_varint64_size(count) + kw_varint64_size(nh)
-        body += 1 if kl < 0 else kw_varint64_size(kl) + kl
-        body += 1 if vl < 0 else kw_varint64_size(vl) + vl
+        body += kw_bytes_size(kl) + kw_bytes_size(vl)
         for i in range(nh):
             h = &self._hdrs[i]
-            body += kw_varint64_size(h.klen) + h.klen
-            body += 1 if h.vlen < 0 else kw_varint64_size(h.vlen) + h.vlen
+            body += kw_bytes_size(h.klen) + kw_bytes_size(h.vlen)
         size = kw_varint64_size(body) + body
         if count:
             if <int64_t>at + size > self._max_bytes:
@@ -568,17 +570,17 @@ cdef class BatchBuilder:
             raise EncodeError("record too large for a batch")
         if at + <size_t>size > self._cap:
             self._reserve(<size_t>size)
-        p = kw_write_varint64(self._buf + at, body)
+        p = kw_put_varint(self._buf + at, body)
         p[0] = 0  # record attributes: unused
-        p = kw_write_varint64(p + 1, delta)
-        p = kw_write_varint64(p, count)
-        p = _put_bytes_v(p, kp, kl)
-        p = _put_bytes_v(p, vp, vl)
-        p = kw_write_varint64(p, nh)
+        p = kw_put_varint(p + 1, delta)
+        p = kw_put_varint(p, count)
+        p = kw_put_bytes(p, kp, kl)
+        p = kw_put_bytes(p, vp, vl)
+        p = kw_put_varint(p, nh)
         for i in range(nh):
             h = &self._hdrs[i]
-            p = _put_bytes_v(p, h.key, h.klen)
-            p = _put_bytes_v(p, h.val, h.vlen)
+            p = kw_put_bytes(p, h.key, h.klen)
+            p = kw_put_bytes(p, h.val, h.vlen)
         self._len = at + <size_t>size
         if count == 0:
             self._first_ts = ts
@@ -757,14 +759,6 @@ cdef void _put_v2_header(BatchBuilder b, uint8_t *o, size_t total, int attrs) no
     kw_put_be32(o + 53, <uint32_t>b._base_sequence)
     kw_put_be32(o + 57, <uint32_t>b._count)
     kw_put_be32(o + V2_CRC_AT, kw_crc32c(0, o + V2_ATTRS_AT, total - V2_ATTRS_AT))
-
-
-cdef inline uint8_t *_put_bytes_v(uint8_t *p, const uint8_t *src, Py_ssize_t n) noexcept:
-    p = kw_write_varint64(p, n)
-    if n > 0:
-        memcpy(p, src, <size_t>n)
-        p += n
-    return p
 
 
 cdef inline uint8_t *_put_bytes32(uint8_t *p, const uint8_t *src, Py_ssize_t n) noexcept:
