@@ -9,11 +9,13 @@ extra_info "bytes" is each implementation's own output size.
 
 from __future__ import annotations
 
+import functools
+
 import crc32c
 import numpy as np
 import pytest
 import workloads
-from workloads import BUILD_WORKLOADS, copy_buffers, kafkawire_attr
+from workloads import BUILD_WORKLOADS, copy_buffers, kafkawire_attr, paired_target
 
 
 def _setup(benchmark, wl, impl, kind, role, out_bytes, batches, **extra):
@@ -186,3 +188,40 @@ def test_limit_compiled_call(benchmark, get_workload, workload):
     kind = "the loop and a compiled call per record"
     _setup(benchmark, wl, "compiled call", kind, "limit", 0, None)
     benchmark(_kafkawire_build, builder_cls, wl)
+
+
+def _floor(wl):
+    """What any builder called once a record from Python cannot go below: the loop calling
+    the compiled no-op, then BatchBuilder's output copied once (preallocated) and its
+    CRC-32C taken (a builder writes each record's bytes and checksums them)."""
+    builder_cls = _compiled_append_nothing()
+    data = b"".join(_kafkawire_build(kafkawire_attr("BatchBuilder"), wl))
+    dst, src = copy_buffers(data)
+
+    def run():
+        _kafkawire_build(builder_cls, wl)
+        np.copyto(dst, src)
+        crc32c.crc32c(data)
+
+    return run
+
+
+# Targets measured in paired rounds, each side against aiokafka's builder in alternation: the
+# goal (BatchBuilder >= 3x) and the bound the per-record loop, the copy and the CRC put on it.
+# tools/bench_report.py reads them.
+PAIRS = {
+    "BatchBuilder vs aiokafka": lambda wl: functools.partial(
+        _kafkawire_build, kafkawire_attr("BatchBuilder"), wl
+    ),
+    "floor (loop, copy, CRC) vs aiokafka": _floor,
+}
+
+
+@pytest.mark.parametrize(("workload", "pair"), [(w, p) for p in PAIRS for w in BUILD_WORKLOADS])
+def test_paired(benchmark, get_workload, workload, pair):
+    wl = get_workload(workload)
+    _, _, peer_cls = workloads.aiokafka_cython()
+    ours = PAIRS[pair](wl)
+    paired_target(
+        benchmark, wl.name, pair, "speedup", ours, functools.partial(_peer_build, peer_cls, wl)
+    )

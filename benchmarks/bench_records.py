@@ -25,14 +25,13 @@ from __future__ import annotations
 import gc
 import subprocess
 import sys
-import time
 import tracemalloc
 
 import crc32c
 import numpy as np
 import pytest
 import workloads
-from workloads import READ_WORKLOADS, copy_buffers, kafkawire_attr, paired_rounds
+from workloads import READ_WORKLOADS, copy_buffers, kafkawire_attr, paired_target
 
 COMPRESSED = [n for n in READ_WORKLOADS if workloads.SPECS[n].codec]
 
@@ -328,19 +327,4 @@ def _pair_sides(pair, wl):
 def test_paired(benchmark, get_workload, workload, pair):
     wl = get_workload(workload)
     ours, theirs = _pair_sides(pair, wl)
-    clock = time.process_time  # the timer make bench gives pytest-benchmark
-    t0 = clock()
-    ours()
-    theirs()
-    # About 4 s of rounds, at least 11 for a steady median.
-    rounds = max(11, min(61, int(4.0 / max(clock() - t0, 1e-6))))
-    benchmark.group = f"paired {wl.name}"
-    times = paired_rounds(benchmark, ours, theirs, rounds)
-    benchmark.extra_info.update(
-        suite="paired",
-        workload=wl.name,
-        pair=pair,
-        how=PAIRS[pair][0],
-        ours_seconds=times["ours"],
-        theirs_seconds=times["theirs"],
-    )
+    paired_target(benchmark, wl.name, pair, PAIRS[pair][0], ours, theirs)

@@ -289,3 +289,26 @@ def paired_rounds(benchmark, ours, theirs, rounds: int) -> dict[str, list[float]
 
     benchmark.pedantic(one_round, rounds=rounds, iterations=1, warmup_rounds=0)
     return times
+
+
+def paired_target(benchmark, workload: str, pair: str, how: str, ours, theirs) -> None:
+    """A target measured in paired rounds (tools/bench_report.py's "paired" suite): about 4 s
+    of rounds, at least 11 for a steady median, after one untimed call of each side; how:
+    "speedup" (their time over ours) or "time" (ours over theirs, a limit's)."""
+    import time
+
+    clock = time.process_time  # the timer make bench gives pytest-benchmark
+    t0 = clock()
+    ours()
+    theirs()
+    rounds = max(11, min(61, int(4.0 / max(clock() - t0, 1e-6))))
+    benchmark.group = f"paired {workload}"
+    times = paired_rounds(benchmark, ours, theirs, rounds)
+    benchmark.extra_info.update(
+        suite="paired",
+        workload=workload,
+        pair=pair,
+        how=how,
+        ours_seconds=times["ours"],
+        theirs_seconds=times["theirs"],
+    )

@@ -484,6 +484,13 @@ def checks(groups: dict[str, list[Row]], pairs: dict[tuple[str, str], Paired]) -
                 check.detail += (
                     f"; ceiling if only the loop cost anything {time_ratio(peer, floor)[0]:.2f}x"
                 )
+            decide_by_pairs(check, wl, "BatchBuilder vs aiokafka", 3, True)
+            bound = pairs.get((wl, "floor (loop, copy, CRC) vs aiokafka"))
+            if bound is not None and check.met is not None:
+                check.detail += (
+                    f"; paired ceiling (the floor) {bound.value:.2f}x{_per_run(bound.each)}, "
+                    f"lowest round {bound.lowest:.2f}x"
+                )
             ratio_check(
                 f"{wl}: build_batches ≥ 0.3x crc32c-alone throughput on its output",
                 get(rows, "kafkawire.build_batches"),
