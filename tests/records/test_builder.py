@@ -208,6 +208,22 @@ def test_v2_byte_identical_to_aiokafka_and_kafka_python():
     )
 
 
+def test_v2_byte_identical_to_aiokafka_for_keys_values_and_headers_of_every_length():
+    """Every length class the inline copy (src_c/record_write.h) treats apart: 0, 1-3, 4-7,
+    8-15, 16-31, 32-128, 129-512 and longer, in keys, values, header keys and header values,
+    each byte telling where it came from."""
+    pattern = bytes(range(256)) * 3
+    rows = []
+    for n in [*range(140), 255, 256, 511, 512, 513, 700]:
+        data = pattern[n % 7 : n % 7 + n]
+        headers = [("k" * (n % 40), data), ("\u00e9" * (n % 5), data[: n // 2])]
+        rows.append((data, data[::-1], T0 + n, headers))
+    aio = AioBuilder(2, 0, 0, -1, -1, -1, 1 << 22)
+    for i, (k, v, ts, h) in enumerate(rows):
+        aio.append(i, ts, k, v, h)
+    assert build(rows, max_bytes=1 << 22) == bytes(aio.build())
+
+
 @pytest.mark.parametrize("magic", [0, 1])
 def test_legacy_byte_identical_to_aiokafka_and_kafka_python(magic):
     rows = [(k, v, ts, []) for k, v, ts, _ in sample(7)]
