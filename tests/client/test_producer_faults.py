@@ -349,6 +349,28 @@ def test_flush_and_close_in_a_black_hole_end_in_time(face, proxy):
         assert isinstance(failure, ClientError), failure
 
 
+def test_an_asyncio_close_that_runs_out_of_time_fails_the_records_in_flight(proxy):
+    """The asyncio producer's close(timeout) stops its sender when the time is up; records in
+    requests still unanswered then fail at once ("closed before delivery") instead of being
+    left with futures that never end (the request would time out only after 30 s)."""
+    topic = new_topic(proxy.address, 1)
+    config = {"request.timeout.ms": 30000, "linger.ms": 0}
+    producer = make_producer("asyncio", proxy.address, config=config)
+    try:
+        assert producer.send(topic, b"before").result(20).offset == 0
+        proxy.mode = BLACKHOLE
+        futures = [producer.send(topic, b"%03d" % i) for i in range(50)]
+        close_within(producer, "asyncio", 0.5)
+    finally:
+        proxy.mode = PASS
+        close_within(producer, "asyncio", 5)
+    assert all(f.done() for f in futures)
+    failures = [f._future.exception() for f in futures]
+    assert all(
+        isinstance(e, ClientError) and "closed before delivery" in str(e) for e in failures
+    ), failures
+
+
 # ---- (4) the broker restarts --------------------------------------------------------------------
 
 

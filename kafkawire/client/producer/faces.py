@@ -496,6 +496,12 @@ class AsyncProducer(_ProducerMethods):
         try:
             await self._transport.run(self._producer.sender())
         except asyncio.CancelledError:
+            # close's time ran out (or the loop is going): what is still in flight fails now,
+            # or its futures would never end
+            self._producer.fail_all(
+                ClientError("the producer closed before delivery"), stopped=True
+            )
+            self._producer.run_callbacks()
             raise
         except BaseException as exc:
             self._producer.fail_all(
@@ -735,6 +741,7 @@ class AsyncProducer(_ProducerMethods):
         if self._sender is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._sender, None if timeout is None else max(timeout, 1))
+        self._reports.run()  # produce()'s records failed as the sender stopped
         await self._transport.close()
 
     async def __aenter__(self) -> AsyncProducer:
