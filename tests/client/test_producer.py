@@ -574,6 +574,53 @@ def test_large_send_batch_compressed_by_two_threads(cluster, admin, monkeypatch,
         assert [offset for offset, *_ in rows] == md.offsets[md.partitions == p].tolist()
 
 
+class _Holder:
+    """The producer core's lock, telling which thread holds it (the sender takes it with
+    ``with``, which is all the core asks of it)."""
+
+    def __init__(self, lock):
+        self.lock, self.owner = lock, None
+
+    def __enter__(self):
+        self.lock.__enter__()
+        self.owner = threading.get_ident()
+        return self
+
+    def __exit__(self, *exc):
+        self.owner = None
+        return self.lock.__exit__(*exc)
+
+
+def test_the_sender_compresses_batches_outside_the_lock_every_send_takes(
+    cluster, admin, monkeypatch
+):
+    """The per-record path's batches are compressed by the sender with the producer's lock
+    released, so the callers' sends do not wait for the compression (gzip: compressed through
+    a Python call, which the test watches)."""
+    import kafkawire.compression as compression
+
+    compressing = []  # per compression: whether the compressing thread held the lock
+    original = compression.compress
+
+    def watched(codec, data, **kwargs):
+        compressing.append(holder.owner == threading.get_ident())
+        return original(codec, data, **kwargs)
+
+    monkeypatch.setattr(compression, "compress", watched)
+    topic = new_topic(cluster, 2)
+    with make_producer("sync", cluster.bootstrap, config={"compression.type": "gzip"}) as p:
+        holder = p._producer.lock = _Holder(p._producer.lock)
+        futures = [p.send(topic, b"v%d" % i * 10, key=b"k%d" % i) for i in range(3000)]
+        p.flush(20)
+        offsets = [f.result().offset for f in futures]
+    assert compressing and not any(compressing)
+    stored = read_all(admin, topic, 2)
+    assert sorted(bare(v) for rows in stored.values() for _, _, v, _, _ in rows) == sorted(
+        b"v%d" % i * 10 for i in range(3000)
+    )
+    assert all(o >= 0 for o in offsets)
+
+
 def test_settings_are_checked():
     from kafkawire import Producer
 

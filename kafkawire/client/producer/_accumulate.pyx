@@ -110,10 +110,12 @@ cdef class ProducerBatch:
         """The batch's bytes, numbered (once; a retry sends the same bytes)."""
         fields = (producer_id, epoch, sequence)
         if self.data is None:
-            builder, self.builder = self.builder, None
+            builder = self.builder
             if producer_id >= 0:
                 builder.set_producer(producer_id, epoch, sequence, transactional)
+            # the sender builds outside the producer's lock: size reads the builder till then
             self.data = builder.build()
+            self.builder = None
         elif self.built_as != fields and (producer_id >= 0 or self.built_as is not None):
             self.data = stamp_producer(self.data, producer_id, epoch, sequence, transactional)
         self.built_as = fields

@@ -129,6 +129,9 @@ class ProducerCore:
         self.accepting = True  # False once the producer is closing
         self.queues: dict[TopicPartition, PartitionQueue] = {}
         self.sent: set[ProducerBatch] = set()
+        # batches numbered into a request under the lock, built by the sender after it: (the
+        # batch, its producer fields, the request's part their bytes go in)
+        self._unbuilt: list[tuple[ProducerBatch, tuple, Any]] = []
         self.buffered = 0  # bytes of closed batches not finished
         self.reserved = 0  # bytes the open batches may still grow to
         self.flushing = 0
@@ -373,6 +376,8 @@ class ProducerCore:
                 self._wake_at = now + _IDLE_WAIT  # _drain brings it forward
                 starts += self._drain(now)
                 starts = self._unrefused(starts, now)
+                unbuilt = [u for u in self._unbuilt if u[0].state == IN_FLIGHT]
+                self._unbuilt = []
                 # closed with nothing left to deliver: what the jobs still ask is moot
                 finished = self.closing and self._drained()
                 if finished:
@@ -380,6 +385,11 @@ class ProducerCore:
                 busy = starts or self.jobs.has_calls()
                 timeout = 0.0 if busy else max(0.0, self._next_deadline(now) - now)
                 self.sleeping_until = now + timeout if timeout > 0 else 0.0
+            # The new batches' bytes (compressed, the slow part) made outside the lock that
+            # every send takes: the callers' sends go on meanwhile. Only this thread touches a
+            # batch in flight.
+            for b, fields, part in unbuilt:
+                part.records = b.build(*fields)
             self.run_callbacks()
             if finished:
                 return
@@ -559,22 +569,22 @@ class ProducerCore:
             if q.open is b:
                 self._close(q)
             if ident is None:
-                data = b.build(-1, -1, -1, False)
+                fields = (-1, -1, -1, False)
             else:
                 if b.stamp is not ident:  # new, or numbered under an identity since replaced
                     b.stamp = ident
                     b.sequence = q.next_sequence
                     q.next_sequence = (q.next_sequence + b.count) & 0x7FFFFFFF
-                data = b.build(ident.producer_id, ident.epoch, b.sequence, txn)
+                fields = (ident.producer_id, ident.epoch, b.sequence, txn)
             q.in_flight += 1
             q.sent_to = node
             b.state = IN_FLIGHT
             b.attempts += 1
             self.sent.add(b)
             batches.append(b)
-            topics.setdefault(q.tp.topic, []).append(
-                m.ProduceRequest.PartitionProduceData(index=q.tp.partition, records=data)
-            )
+            part = m.ProduceRequest.PartitionProduceData(index=q.tp.partition, records=None)
+            self._unbuilt.append((b, fields, part))
+            topics.setdefault(q.tp.topic, []).append(part)
         request = m.ProduceRequest(
             transactional_id=c.transactional_id,
             acks=c.acks,
