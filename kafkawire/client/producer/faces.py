@@ -495,18 +495,12 @@ class AsyncProducer(_ProducerMethods):
     async def _send_loop(self) -> None:
         try:
             await self._transport.run(self._producer.sender())
-        except asyncio.CancelledError:
-            # close's time ran out (or the loop is going): what is still in flight fails now,
-            # or its futures would never end
-            self._producer.fail_all(
-                ClientError("the producer closed before delivery"), stopped=True
-            )
-            self._producer.run_callbacks()
-            raise
         except BaseException as exc:
-            self._producer.fail_all(
-                ClientError(f"the producer's sender stopped: {exc!r}"), stopped=True
-            )
+            # a bug, or cancelled (close's time ran out): what is in flight ends here or never
+            why = f"the producer's sender stopped: {exc!r}"
+            if isinstance(exc, asyncio.CancelledError):
+                why = "the producer closed before delivery"
+            self._producer.fail_all(ClientError(why), stopped=True)
             self._producer.run_callbacks()
             raise
 
