@@ -26,7 +26,7 @@ KW_INLINE int64_t bin_get(const kw_bin_col c, int64_t i, const uint8_t **p, cons
     return (int32_t)(c.offs[r + 1] - a);
 }
 
-/* copy_bytes for the common short strings: one 16- or 32-byte copy, when the 32 bytes at
+/* kw_copy_bytes for the common short strings: one 16- or 32-byte copy, when the 32 bytes at
  * src are readable (s_end: the end of the column's data) and dst has the room (over) */
 KW_INLINE void copy_short(uint8_t *d, const uint8_t *s, size_t n, const uint8_t *s_end, int over)
 {
